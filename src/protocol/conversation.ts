@@ -1,0 +1,90 @@
+// Neutral conversation items: what the engine keeps as history and what wire adapters lower into
+// each API's request. Shapes follow the Responses API items (reference/providers-and-streaming.md §2)
+// with the extra fields other wires need to round-trip (Anthropic thinking signatures).
+
+export type ContentPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail?: 'auto' | 'low' | 'high' | 'original' }
+  | { type: 'output_text'; text: string };
+
+export type MessageRole = 'user' | 'assistant' | 'developer' | 'system';
+
+export interface MessageItem {
+  type: 'message';
+  role: MessageRole;
+  content: ContentPart[];
+  /** Server-assigned id (Responses `msg_...`), kept only to echo it back where a wire wants it. */
+  id?: string;
+}
+
+export interface ReasoningItem {
+  type: 'reasoning';
+  id?: string;
+  /** Summary parts (Responses reasoning summaries). */
+  summary: { type: 'summary_text'; text: string }[];
+  /** Raw reasoning text (Chat `reasoning_content`, Anthropic `thinking`, Responses `reasoning_text`). */
+  content?: { type: 'reasoning_text'; text: string }[];
+  /** Responses encrypted reasoning, replayed because `store` is false. */
+  encrypted_content?: string | null;
+  /** Anthropic thinking block signature; required to send the thinking back. */
+  signature?: string;
+  /** Anthropic `redacted_thinking` block data. */
+  redacted_data?: string;
+}
+
+export interface FunctionCallItem {
+  type: 'function_call';
+  call_id: string;
+  name: string;
+  /** JSON text exactly as the model produced it (may be malformed). */
+  arguments: string;
+  id?: string;
+}
+
+export type ToolOutput = string | ContentPart[];
+
+export interface FunctionCallOutputItem {
+  type: 'function_call_output';
+  call_id: string;
+  output: ToolOutput;
+  /** Not sent on the Responses wire; Anthropic renders it as `is_error`. */
+  is_error?: boolean;
+}
+
+export interface CustomToolCallItem {
+  type: 'custom_tool_call';
+  call_id: string;
+  name: string;
+  input: string;
+  id?: string;
+}
+
+export interface CustomToolCallOutputItem {
+  type: 'custom_tool_call_output';
+  call_id: string;
+  output: ToolOutput;
+  is_error?: boolean;
+}
+
+export type ConversationItem =
+  | MessageItem
+  | ReasoningItem
+  | FunctionCallItem
+  | FunctionCallOutputItem
+  | CustomToolCallItem
+  | CustomToolCallOutputItem;
+
+export function userText(text: string): MessageItem {
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
+}
+
+export function assistantText(text: string): MessageItem {
+  return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] };
+}
+
+/** The plain text of a message's content parts. */
+export function messageText(item: MessageItem): string {
+  return item.content
+    .map((part) => (part.type === 'input_image' ? '' : part.text))
+    .join('');
+}

@@ -1,0 +1,123 @@
+// A tool is data (name, description, schema, kind, parallel safety) plus a handler. Handlers reach
+// the engine only through the capabilities in ToolContext, so every harness's tools share one
+// orchestrator (sandbox, approvals, exec policy) and one file-change engine.
+import type {
+  ContentPart,
+  JsonSchema,
+  ThreadItem,
+  TodoEntry,
+  ToolDefinition,
+  ToolOutput,
+} from '../protocol/index.js';
+
+export interface ToolResult {
+  output: ToolOutput;
+  /** False when the call failed; rendered as an error where the wire has the notion. */
+  success: boolean;
+}
+
+export interface ExecRequest {
+  /** Shell command text (run as `shell -c`), or an argv when `argv` is set. */
+  command: string;
+  argv?: string[];
+  cwd: string;
+  timeoutMs?: number;
+  /** Allocate a pseudo-terminal. */
+  tty?: boolean;
+  /** How long to wait before returning with the process still running (unified exec). */
+  yieldTimeMs?: number;
+  /** The model asked to run outside the sandbox, with this justification. */
+  escalation?: { justification?: string; prefixRule?: string[] };
+  /** Text for the command_execution item (defaults to `command`). */
+  displayCommand?: string;
+}
+
+export interface ExecOutcome {
+  /** null while still running (session kept) or when killed by a signal without a code. */
+  exitCode: number | null;
+  /** Interleaved stdout+stderr as captured (head+tail bounded). */
+  output: string;
+  /** Total bytes the process printed (before any capture bound). */
+  totalBytes: number;
+  wallTimeMs: number;
+  timedOut: boolean;
+  /** Set when the process is still running as a session the model can poll. */
+  sessionId?: number;
+  /** Set when the orchestrator refused (policy, approval denied, sandbox unavailable). */
+  declined?: string;
+}
+
+export interface FileEdit {
+  /** Absolute path. */
+  path: string;
+  kind: 'add' | 'delete' | 'update';
+  /** New full content for add/update. */
+  content?: string;
+  /** For update: the content the edit was computed against (checked before writing). */
+  expectedContent?: string;
+  /** For update with a rename. Absolute. */
+  moveTo?: string;
+}
+
+export interface FileChangeOutcome {
+  ok: boolean;
+  /** Human/model-readable summary, or the error. */
+  message: string;
+}
+
+export interface ToolCapabilities {
+  /** Run a command through the orchestrator (exec policy -> approval -> sandbox -> run). */
+  exec(request: ExecRequest): Promise<ExecOutcome>;
+  /** Write to / poll a running unified-exec session. */
+  writeStdin(sessionId: number, chars: string, yieldTimeMs: number): Promise<ExecOutcome>;
+  /** Apply a change set through the one file-change engine (writable-root check, atomic, item). */
+  applyChanges(edits: FileEdit[]): Promise<FileChangeOutcome>;
+  /** Replace the plan/todo list. */
+  updatePlan(items: TodoEntry[], explanation?: string): void;
+  /** Attach an image to the next request. */
+  attachImage(part: Extract<ContentPart, { type: 'input_image' }>): void;
+  /** May this path be written under the current sandbox policy? (resolves symlinks and ..) */
+  canWrite(absolutePath: string): boolean;
+}
+
+export interface ToolContext {
+  cwd: string;
+  threadId: string;
+  signal: AbortSignal;
+  caps: ToolCapabilities;
+  /** Per-thread state that tools keep between calls (read-sets, counters). Never process-wide. */
+  threadState: Map<string, unknown>;
+  /** Emit a thread item (started/updated/completed) for front ends. */
+  emitItem(phase: 'started' | 'updated' | 'completed', item: ThreadItem): void;
+  newItemId(): string;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  kind: 'function' | 'custom';
+  /** JSON schema of the arguments (function tools). */
+  parameters?: JsonSchema;
+  /** Grammar of the input (custom tools). */
+  format?: Extract<ToolDefinition, { kind: 'custom' }>['format'];
+  /** Calls of a parallel-safe tool in one step may run concurrently. */
+  parallelSafe: boolean;
+  /**
+   * Function tools receive the parsed JSON arguments; custom tools receive the raw input string.
+   * Validation errors are returned as failed results, never thrown.
+   */
+  handle(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function toDefinition(spec: ToolSpec): ToolDefinition {
+  if (spec.kind === 'custom') {
+    return { kind: 'custom', name: spec.name, description: spec.description, format: spec.format };
+  }
+  return {
+    kind: 'function',
+    name: spec.name,
+    description: spec.description,
+    parameters: spec.parameters ?? { type: 'object', properties: {} },
+    strict: false,
+  };
+}
