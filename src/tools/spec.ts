@@ -2,7 +2,10 @@
 // the engine only through the capabilities in ToolContext, so every harness's tools share one
 // orchestrator (sandbox, approvals, exec policy) and one file-change engine.
 import type {
+  ApprovalDecision,
+  ApprovalRequest,
   ContentPart,
+  ThreadEvent,
   JsonSchema,
   ThreadItem,
   TodoEntry,
@@ -121,3 +124,21 @@ export function toDefinition(spec: ToolSpec): ToolDefinition {
     strict: false,
   };
 }
+
+/** What the engine gives the orchestrator for one turn. */
+export interface TurnServices {
+  cwd: string;
+  threadId: string;
+  signal: AbortSignal;
+  emit(event: ThreadEvent): void;
+  newItemId(): string;
+  /** Ask the user (through the Thread API); resolves with their decision. */
+  askApproval(request: DistributiveOmit<ApprovalRequest, 'id'>): Promise<ApprovalDecision>;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Builds the command/file capabilities for a turn; plan and images are kept by the thread. */
+export type CapabilitiesFactory = (
+  services: TurnServices,
+) => Omit<ToolCapabilities, 'updatePlan' | 'attachImage'>;

@@ -1,0 +1,33 @@
+// What the thread reports for persistence. The store room implements it with rollout files; tests
+// and `--ephemeral` use the no-op recorder.
+import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
+
+export interface TurnContextRecord {
+  turn_id: string;
+  cwd: string;
+  model: string;
+  approval_policy?: string;
+  sandbox_mode?: string;
+  harness?: string;
+}
+
+export interface ThreadRecorder {
+  /** A conversation item entered the history. */
+  item(item: ConversationItem): void;
+  turnStarted(context: TurnContextRecord): void;
+  turnEnded(outcome: { turn_id: string; status: 'completed' | 'failed' | 'interrupted'; usage: TokenUsage; error?: string }): void;
+  /** The model's raw answer to one request, for replay. */
+  modelResponse(step: { turn_id: string; step: number; events: ModelEvent[] }): void;
+  /** The history was replaced by a compacted one. */
+  compacted(record: { summary: string; replacement: ConversationItem[] }): void;
+  flush(): void;
+}
+
+export const noopRecorder: ThreadRecorder = {
+  item() {},
+  turnStarted() {},
+  turnEnded() {},
+  modelResponse() {},
+  compacted() {},
+  flush() {},
+};

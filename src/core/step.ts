@@ -1,0 +1,136 @@
+// One step of a turn: one sampling request. Output items are appended to history as they complete
+// and tool calls are dispatched as soon as they arrive, so a tool runs while the model is still
+// streaming; their outputs go back to history in call order once the stream ends.
+import type {
+  ConversationItem,
+  CustomToolCallOutputItem,
+  FunctionCallOutputItem,
+  ModelError,
+  ModelEvent,
+  ReasoningItem,
+  StopReason,
+  TokenUsage,
+} from '../protocol/index.js';
+import { messageText } from '../protocol/index.js';
+import type { ModelClient, ModelRequest } from '../model/types.js';
+import { routeToolCall, type ToolCall } from '../tools/router.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext, ToolResult } from '../tools/spec.js';
+import { ToolGate } from '../tools/parallel.js';
+
+export interface StepHooks {
+  emit: ToolContext['emitItem'];
+  newItemId(): string;
+  textDelta(itemId: string, delta: string): void;
+  reasoningDelta(itemId: string, delta: string): void;
+  retry(event: Extract<ModelEvent, { type: 'retry' }>): void;
+  /** Builds the tool context for one call. */
+  toolContext(): ToolContext;
+}
+
+export interface StepOutcome {
+  /** Model output items then tool outputs, in history order. */
+  items: ConversationItem[];
+  toolCallCount: number;
+  usage?: TokenUsage;
+  stopReason?: StopReason;
+  error?: ModelError;
+  /** Every event of the final attempt, for replay recording. */
+  events: ModelEvent[];
+}
+
+export async function runStep(
+  client: ModelClient,
+  request: ModelRequest,
+  tools: ToolRegistry,
+  hooks: StepHooks,
+  signal: AbortSignal,
+): Promise<StepOutcome> {
+  let outputs: ConversationItem[] = [];
+  let events: ModelEvent[] = [];
+  const pending: { call: ToolCall; result: Promise<ToolResult> }[] = [];
+  const gate = new ToolGate();
+  let messageItemId: string | undefined;
+  let reasoningItemId: string | undefined;
+  let usage: TokenUsage | undefined;
+  let stopReason: StopReason | undefined;
+  let error: ModelError | undefined;
+
+  const guarded: ModelRequest = { ...request, mayRetryStream: () => pending.length === 0 };
+
+  for await (const event of client.stream(guarded, signal)) {
+    events.push(event);
+    switch (event.type) {
+      case 'text_delta':
+        messageItemId ??= hooks.newItemId();
+        hooks.textDelta(messageItemId, event.delta);
+        break;
+      case 'reasoning_delta':
+        reasoningItemId ??= hooks.newItemId();
+        hooks.reasoningDelta(reasoningItemId, event.delta);
+        break;
+      case 'item_done': {
+        const item = event.item;
+        outputs.push(item);
+        if (item.type === 'message' && item.role === 'assistant') {
+          const text = messageText(item);
+          const id = messageItemId ?? hooks.newItemId();
+          messageItemId = undefined;
+          if (text.trim() !== '') hooks.emit('completed', { id, type: 'agent_message', text });
+        } else if (item.type === 'reasoning') {
+          const text = reasoningText(item);
+          const id = reasoningItemId ?? hooks.newItemId();
+          reasoningItemId = undefined;
+          if (text !== '') hooks.emit('completed', { id, type: 'reasoning', text });
+        } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+          const spec = tools.get(item.name);
+          const ctx = hooks.toolContext();
+          const result = gate.run(spec?.parallelSafe ?? false, () => routeToolCall(tools, item, ctx));
+          pending.push({ call: item, result });
+        }
+        break;
+      }
+      case 'retry':
+        // The stream is being re-requested: forget what this attempt produced.
+        outputs = [];
+        events = [event];
+        messageItemId = undefined;
+        reasoningItemId = undefined;
+        hooks.retry(event);
+        break;
+      case 'completed':
+        usage = event.usage;
+        stopReason = event.stop_reason;
+        break;
+      case 'error':
+        error = event.error;
+        break;
+      default:
+        break;
+    }
+  }
+
+  const results = await Promise.all(pending.map((p) => p.result));
+  const toolOutputs = pending.map(({ call }, index) => toOutputItem(call, results[index]!));
+  return {
+    items: [...outputs, ...toolOutputs],
+    toolCallCount: pending.length,
+    usage,
+    stopReason,
+    error,
+    events,
+  };
+}
+
+function toOutputItem(call: ToolCall, result: ToolResult): FunctionCallOutputItem | CustomToolCallOutputItem {
+  const base = { call_id: call.call_id, output: result.output, ...(result.success ? {} : { is_error: true }) };
+  return call.type === 'custom_tool_call'
+    ? { type: 'custom_tool_call_output', ...base }
+    : { type: 'function_call_output', ...base };
+}
+
+function reasoningText(item: ReasoningItem): string {
+  const summary = item.summary.map((part) => part.text).filter((text) => text.trim() !== '');
+  if (summary.length > 0) return summary.join('\n');
+  return (item.content ?? []).map((part) => part.text).join('').trim();
+}
