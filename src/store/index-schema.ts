@@ -1,0 +1,49 @@
+// Versioned schema of the thread index (PRAGMA user_version). The index is a derived cache of
+// the rollouts, so a migration may also choose to drop and rebuild.
+import type Database from 'better-sqlite3';
+
+/** Each entry migrates from version i to i + 1. Never edit a shipped entry; append a new one. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE threads (
+     id TEXT PRIMARY KEY,
+     rollout_path TEXT NOT NULL,
+     cwd TEXT NOT NULL DEFAULT '',
+     title TEXT NOT NULL DEFAULT '',
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     model TEXT,
+     model_provider TEXT,
+     harness TEXT,
+     archived INTEGER NOT NULL DEFAULT 0,
+     archived_at INTEGER,
+     input_tokens INTEGER NOT NULL DEFAULT 0,
+     cached_input_tokens INTEGER NOT NULL DEFAULT 0,
+     output_tokens INTEGER NOT NULL DEFAULT 0,
+     reasoning_output_tokens INTEGER NOT NULL DEFAULT 0,
+     git_branch TEXT,
+     git_sha TEXT,
+     forked_from_id TEXT,
+     file_size INTEGER NOT NULL DEFAULT 0,
+     file_mtime_ms INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX threads_by_updated ON threads(archived, updated_at DESC);
+   CREATE INDEX threads_by_cwd ON threads(cwd, updated_at DESC);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: Database.Database, dbPath: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `${dbPath} was written by a newer rig (index schema ${current}, this rig knows ${SCHEMA_VERSION}); ` +
+        'upgrade rig, or delete the file and run `rig sessions reindex` to rebuild it from the rollouts',
+    );
+  }
+  for (let version = current; version < SCHEMA_VERSION; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

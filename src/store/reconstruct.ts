@@ -1,0 +1,153 @@
+// Rebuilds a thread's state from its rollout records (resume, fork, index backfill).
+import type { ConversationItem, TokenUsage } from '../protocol/index.js';
+import type {
+  ModelResponsePayload,
+  RolloutRecord,
+  SessionMeta,
+  TurnContextPayload,
+} from './rollout-types.js';
+
+export interface ReconstructedThread {
+  meta: SessionMeta | undefined;
+  /** The conversation as the model will see it next: compactions applied, rollbacks dropped. */
+  history: ConversationItem[];
+  /** The newest turn_context: restores model, effort and policies on resume. */
+  turnContext: TurnContextPayload | undefined;
+  /** Cumulative usage from the newest token_count event. */
+  totalUsage: TokenUsage | undefined;
+  /** Number of turns (turn_context lines) in the rollout. */
+  turns: number;
+}
+
+/**
+ * Replays records in order: `response_item` appends, `compacted` with a replacement history
+ * replaces everything before it, `thread_rolled_back` drops the last N turns. Turns are delimited
+ * by `turn_context` lines, so the engine writes one at the start of every turn.
+ */
+export function reconstructThread(records: readonly RolloutRecord[]): ReconstructedThread {
+  let meta: SessionMeta | undefined;
+  let history: ConversationItem[] = [];
+  let turnContext: TurnContextPayload | undefined;
+  let totalUsage: TokenUsage | undefined;
+  let turns = 0;
+  // History length at the start of each turn still in the history (for rollback).
+  let turnStarts: number[] = [];
+  for (const record of records) {
+    switch (record.type) {
+      case 'session_meta':
+        meta ??= record.payload;
+        break;
+      case 'response_item':
+        history.push(record.payload);
+        break;
+      case 'turn_context':
+        turnContext = record.payload;
+        turns += 1;
+        turnStarts.push(history.length);
+        break;
+      case 'compacted':
+        if (record.payload.replacement_history) {
+          history = [...record.payload.replacement_history];
+          turnStarts = [];
+        }
+        break;
+      case 'event_msg': {
+        const payload = record.payload;
+        if (payload.type === 'token_count') {
+          const info = (payload as { info?: { total_token_usage?: TokenUsage } | null }).info;
+          if (info?.total_token_usage) totalUsage = info.total_token_usage;
+        } else if (payload.type === 'thread_rolled_back') {
+          const n = Number((payload as { num_turns?: unknown }).num_turns);
+          if (Number.isInteger(n) && n > 0 && turnStarts.length > 0) {
+            const keep = Math.max(0, turnStarts.length - n);
+            const cut = turnStarts[keep] ?? history.length;
+            history = history.slice(0, cut);
+            turnStarts = turnStarts.slice(0, keep);
+          }
+        }
+        break;
+      }
+      case 'model_response':
+        break;
+    }
+  }
+  return { meta, history, turnContext, totalUsage, turns };
+}
+
+/** Recorded model responses in order, for a replay provider. */
+export function recordedModelResponses(records: readonly RolloutRecord[]): ModelResponsePayload[] {
+  const out: ModelResponsePayload[] = [];
+  for (const record of records) if (record.type === 'model_response') out.push(record.payload);
+  return out;
+}
+
+export interface RolloutSummary {
+  id: string | undefined;
+  cwd: string;
+  title: string;
+  createdAt: number | undefined;
+  model: string | undefined;
+  modelProvider: string | undefined;
+  harness: string | undefined;
+  gitBranch: string | undefined;
+  gitSha: string | undefined;
+  forkedFromId: string | undefined;
+  usage: TokenUsage | undefined;
+}
+
+const TITLE_MAX_CHARS = 240;
+
+/**
+ * Context fragments injected as user messages (AGENTS.md, environment context, summaries) are
+ * not what the user typed; the title skips anything that starts like one.
+ */
+function looksLikeContextFragment(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('<') || t.startsWith('# AGENTS.md instructions');
+}
+
+export function makeTitle(text: string): string {
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  return trimmed.length > TITLE_MAX_CHARS ? `${trimmed.slice(0, TITLE_MAX_CHARS - 1)}…` : trimmed;
+}
+
+/** What the index stores about a thread, in one pass over its records. */
+export function summarizeRollout(records: readonly RolloutRecord[]): RolloutSummary {
+  let meta: SessionMeta | undefined;
+  let eventTitle: string | undefined;
+  let itemTitle: string | undefined;
+  let turnContext: TurnContextPayload | undefined;
+  let usage: TokenUsage | undefined;
+  for (const record of records) {
+    if (record.type === 'session_meta') meta ??= record.payload;
+    else if (record.type === 'turn_context') turnContext = record.payload;
+    else if (record.type === 'event_msg') {
+      const p = record.payload as { type: string; message?: unknown; info?: { total_token_usage?: TokenUsage } | null };
+      if (p.type === 'user_message' && eventTitle === undefined && typeof p.message === 'string' && p.message.trim()) {
+        eventTitle = p.message;
+      } else if (p.type === 'token_count' && p.info?.total_token_usage) {
+        usage = p.info.total_token_usage;
+      }
+    } else if (record.type === 'response_item' && itemTitle === undefined) {
+      const item = record.payload;
+      if (item.type === 'message' && item.role === 'user') {
+        const text = item.content.map((part) => ('text' in part ? part.text : '')).join('');
+        if (text.trim() && !looksLikeContextFragment(text)) itemTitle = text;
+      }
+    }
+  }
+  const created = meta?.timestamp ? Date.parse(meta.timestamp) : NaN;
+  return {
+    id: meta?.id,
+    cwd: meta?.cwd ?? turnContext?.cwd ?? '',
+    title: makeTitle(eventTitle ?? itemTitle ?? ''),
+    createdAt: Number.isFinite(created) ? created : undefined,
+    model: turnContext?.model ?? meta?.model,
+    modelProvider: turnContext?.model_provider ?? meta?.model_provider,
+    harness: turnContext?.harness ?? meta?.harness,
+    gitBranch: meta?.git?.branch,
+    gitSha: meta?.git?.commit_hash,
+    forkedFromId: meta?.forked_from_id,
+    usage,
+  };
+}

@@ -1,0 +1,102 @@
+// The rollout line format: one JSON object per line, `{timestamp, type, payload}`, following
+// Codex's rollout records (reference/context-and-state.md §4) plus rig's `model_response` for replay.
+import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
+
+export interface GitInfo {
+  commit_hash?: string;
+  branch?: string;
+  repository_url?: string;
+}
+
+export interface SessionMeta {
+  /** Thread id (UUIDv7). */
+  id: string;
+  /** ISO time the thread was created. */
+  timestamp: string;
+  cwd: string;
+  originator: string;
+  cli_version: string;
+  /** Where the thread came from: cli, exec, app-server, mcp, subagent, ... */
+  source?: string;
+  model?: string;
+  model_provider?: string;
+  harness?: string;
+  base_instructions?: string;
+  forked_from_id?: string;
+  parent_thread_id?: string;
+  git?: GitInfo;
+}
+
+export interface TurnContextPayload {
+  turn_id?: string;
+  cwd: string;
+  approval_policy?: string;
+  sandbox_policy?: unknown;
+  model: string;
+  model_provider?: string;
+  harness?: string;
+  effort?: string;
+  summary?: string;
+  current_date?: string;
+  timezone?: string;
+  network?: unknown;
+}
+
+export interface CompactedPayload {
+  /** The summary text the model produced. */
+  message: string;
+  /** The whole history after compaction; resume replaces everything before this line with it. */
+  replacement_history?: ConversationItem[];
+}
+
+export interface TokenCountPayload {
+  type: 'token_count';
+  info: {
+    total_token_usage: TokenUsage;
+    last_token_usage: TokenUsage;
+    model_context_window?: number;
+  } | null;
+}
+
+export interface ThreadRolledBackPayload {
+  type: 'thread_rolled_back';
+  num_turns: number;
+}
+
+/** Other event_msg payloads are free-form but always carry a `type`. */
+export interface GenericEventPayload {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type EventMsgPayload = TokenCountPayload | ThreadRolledBackPayload | GenericEventPayload;
+
+/** The model's answer to one sampling request, so a replay provider can serve it again. */
+export interface ModelResponsePayload {
+  turn_id?: string;
+  /** 0-based step within the turn. */
+  step?: number;
+  model?: string;
+  events: ModelEvent[];
+}
+
+export type RolloutRecordBody =
+  | { type: 'session_meta'; payload: SessionMeta }
+  | { type: 'response_item'; payload: ConversationItem }
+  | { type: 'turn_context'; payload: TurnContextPayload }
+  | { type: 'compacted'; payload: CompactedPayload }
+  | { type: 'event_msg'; payload: EventMsgPayload }
+  | { type: 'model_response'; payload: ModelResponsePayload };
+
+export type RolloutRecordType = RolloutRecordBody['type'];
+
+export type RolloutRecord = RolloutRecordBody & { timestamp: string };
+
+export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set<RolloutRecordType>([
+  'session_meta',
+  'response_item',
+  'turn_context',
+  'compacted',
+  'event_msg',
+  'model_response',
+]);

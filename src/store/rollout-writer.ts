@@ -1,0 +1,118 @@
+// Appends rollout records with synchronous writes on an fd opened for append: each record is one
+// write of one full line, so a crash loses at most the partial last line (which the reader skips).
+import fs from 'node:fs';
+import path from 'node:path';
+import { rolloutDayDir, rolloutFileName } from './home.js';
+import { createRedactor, type Redactor } from './redact.js';
+import type { RolloutRecordBody, SessionMeta } from './rollout-types.js';
+
+export interface CreateRolloutOptions {
+  home: string;
+  threadId: string;
+  /** Everything but `id` and `timestamp`, which the writer fills in. */
+  meta: Omit<SessionMeta, 'id' | 'timestamp'> & Partial<Pick<SessionMeta, 'timestamp'>>;
+  /** Secret values to redact from every line (API keys, excluded env values). */
+  secrets?: readonly string[];
+  /** Creation time; defaults to now. Decides the sessions/YYYY/MM/DD folder and file name. */
+  now?: Date;
+}
+
+export interface OpenRolloutOptions {
+  path: string;
+  secrets?: readonly string[];
+}
+
+export class RolloutWriter {
+  private fd: number | undefined;
+  private bytes = 0;
+  private records = 0;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+    private readonly redactor: Redactor,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Starts a new rollout file and writes its `session_meta` line. */
+  static create(options: CreateRolloutOptions): RolloutWriter {
+    const now = options.now ?? new Date();
+    const dir = rolloutDayDir(options.home, now);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, rolloutFileName(now, options.threadId));
+    const fd = openForAppend(file, 'wx');
+    const writer = new RolloutWriter(file, fd, createRedactor(options.secrets ?? []));
+    const meta: SessionMeta = {
+      ...options.meta,
+      id: options.threadId,
+      timestamp: options.meta.timestamp ?? now.toISOString(),
+    };
+    writer.append({ type: 'session_meta', payload: meta });
+    return writer;
+  }
+
+  /** Reopens an existing rollout to append (resume). A torn last line is closed off first. */
+  static open(options: OpenRolloutOptions): RolloutWriter {
+    const fd = openForAppend(options.path, 'a');
+    const writer = new RolloutWriter(options.path, fd, createRedactor(options.secrets ?? []));
+    if (!endsWithNewline(options.path)) fs.writeSync(fd, '\n');
+    return writer;
+  }
+
+  /** Appends one record (timestamped now unless given) as one line. */
+  append(record: RolloutRecordBody & { timestamp?: string }): void {
+    if (this.fd === undefined) throw new Error(`rollout ${this.path} is closed; cannot append`);
+    const line = { timestamp: record.timestamp ?? new Date().toISOString(), type: record.type, payload: record.payload };
+    const text = this.redactor.redactJson(JSON.stringify(line)) + '\n';
+    const buffer = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < buffer.length) offset += fs.writeSync(this.fd, buffer, offset);
+    this.bytes += buffer.length;
+    this.records += 1;
+  }
+
+  /**
+   * Makes written lines durable against an OS crash. Writes already reach the kernel on
+   * `append`, so a process crash never loses whole lines; call this at turn boundaries.
+   */
+  flush(): void {
+    if (this.fd !== undefined) fs.fdatasyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    fs.closeSync(fd);
+  }
+
+  get stats(): { bytes: number; records: number } {
+    return { bytes: this.bytes, records: this.records };
+  }
+}
+
+function openForAppend(file: string, flags: 'wx' | 'a'): number {
+  try {
+    // 'wx' creates exclusively; reopen in append mode so every write lands at the end.
+    if (flags === 'wx') fs.closeSync(fs.openSync(file, 'wx', 0o600));
+    return fs.openSync(file, 'a', 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new Error(`rollout file ${file} already exists; thread ids must be unique`);
+    throw new Error(`cannot open rollout file ${file} for writing (${code ?? String(error)}); check that RIG_HOME is writable`);
+  }
+}
+
+function endsWithNewline(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

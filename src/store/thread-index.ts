@@ -1,0 +1,386 @@
+// The SQLite thread index ($RIG_HOME/state.sqlite, WAL): a derived cache of the rollouts for fast
+// listing. Every query first reconciles it with the files on disk, so a missing, stale or corrupt
+// index repairs itself. better-sqlite3 is a native module: it is imported only here, lazily.
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { archivedSessionsDir, parseRolloutFileName, sessionsDir, stateDbPath } from './home.js';
+import { migrate } from './index-schema.js';
+import { readRollout } from './rollout-reader.js';
+import { summarizeRollout } from './reconstruct.js';
+import { scanRolloutFiles, type RolloutFileStat } from './scan.js';
+import { threadIdTime } from './ids.js';
+
+export interface ThreadUsageTotals {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+}
+
+export interface ThreadRow {
+  id: string;
+  rolloutPath: string;
+  cwd: string;
+  title: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Epoch milliseconds: the rollout file's last write. */
+  updatedAt: number;
+  model: string | null;
+  modelProvider: string | null;
+  harness: string | null;
+  archived: boolean;
+  archivedAt: number | null;
+  usage: ThreadUsageTotals;
+  gitBranch: string | null;
+  gitSha: string | null;
+  forkedFromId: string | null;
+}
+
+export interface ListThreadsOptions {
+  /** Include archived threads (hidden by default). */
+  all?: boolean;
+  /** Only archived threads. */
+  archivedOnly?: boolean;
+  /** Only threads started in this directory. */
+  cwd?: string;
+  limit?: number;
+}
+
+export interface RefreshResult {
+  added: number;
+  updated: number;
+  removed: number;
+  warnings: string[];
+}
+
+interface DbRow {
+  id: string;
+  rollout_path: string;
+  cwd: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  model: string | null;
+  model_provider: string | null;
+  harness: string | null;
+  archived: number;
+  archived_at: number | null;
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+  git_branch: string | null;
+  git_sha: string | null;
+  forked_from_id: string | null;
+  file_size: number;
+  file_mtime_ms: number;
+}
+
+const UPSERT_SQL = `INSERT INTO threads (id, rollout_path, cwd, title, created_at, updated_at, model, model_provider,
+  harness, archived, archived_at, input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens,
+  git_branch, git_sha, forked_from_id, file_size, file_mtime_ms)
+  VALUES (@id, @rollout_path, @cwd, @title, @created_at, @updated_at, @model, @model_provider, @harness, @archived,
+  @archived_at, @input_tokens, @cached_input_tokens, @output_tokens, @reasoning_output_tokens, @git_branch, @git_sha,
+  @forked_from_id, @file_size, @file_mtime_ms)
+  ON CONFLICT(id) DO UPDATE SET rollout_path=excluded.rollout_path, cwd=excluded.cwd, title=excluded.title,
+  created_at=excluded.created_at, updated_at=excluded.updated_at, model=excluded.model,
+  model_provider=excluded.model_provider, harness=excluded.harness, archived=excluded.archived,
+  archived_at=excluded.archived_at, input_tokens=excluded.input_tokens, cached_input_tokens=excluded.cached_input_tokens,
+  output_tokens=excluded.output_tokens, reasoning_output_tokens=excluded.reasoning_output_tokens,
+  git_branch=excluded.git_branch, git_sha=excluded.git_sha, forked_from_id=excluded.forked_from_id,
+  file_size=excluded.file_size, file_mtime_ms=excluded.file_mtime_ms`;
+
+function toThreadRow(row: DbRow): ThreadRow {
+  return {
+    id: row.id,
+    rolloutPath: row.rollout_path,
+    cwd: row.cwd,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    model: row.model,
+    modelProvider: row.model_provider,
+    harness: row.harness,
+    archived: row.archived !== 0,
+    archivedAt: row.archived_at,
+    usage: {
+      input_tokens: row.input_tokens,
+      cached_input_tokens: row.cached_input_tokens,
+      output_tokens: row.output_tokens,
+      reasoning_output_tokens: row.reasoning_output_tokens,
+    },
+    gitBranch: row.git_branch,
+    gitSha: row.git_sha,
+    forkedFromId: row.forked_from_id,
+  };
+}
+
+/** Summarizes one rollout file into an index row (the expensive path: parses the whole file). */
+function rowFromFile(file: RolloutFileStat, previous: DbRow | undefined, warnings: string[]): DbRow {
+  const read = readRollout(file.path);
+  warnings.push(...read.warnings);
+  const s = summarizeRollout(read.records);
+  if (s.id && s.id !== file.threadId) {
+    warnings.push(`${file.path}: session_meta id ${s.id} differs from the file name; using the file name`);
+  }
+  return {
+    id: file.threadId,
+    rollout_path: file.path,
+    cwd: s.cwd,
+    title: s.title,
+    created_at: s.createdAt ?? threadIdTime(file.threadId) ?? file.mtimeMs,
+    updated_at: file.mtimeMs,
+    model: s.model ?? null,
+    model_provider: s.modelProvider ?? null,
+    harness: s.harness ?? null,
+    archived: file.archived ? 1 : 0,
+    archived_at: file.archived ? (previous?.archived_at ?? file.mtimeMs) : null,
+    input_tokens: s.usage?.input_tokens ?? 0,
+    cached_input_tokens: s.usage?.cached_input_tokens ?? 0,
+    output_tokens: s.usage?.output_tokens ?? 0,
+    reasoning_output_tokens: s.usage?.reasoning_output_tokens ?? 0,
+    git_branch: s.gitBranch ?? null,
+    git_sha: s.gitSha ?? null,
+    forked_from_id: s.forkedFromId ?? null,
+    file_size: file.size,
+    file_mtime_ms: file.mtimeMs,
+  };
+}
+
+function statRollout(rolloutPath: string, threadId: string, home: string): RolloutFileStat {
+  const stat = fs.statSync(rolloutPath);
+  const archivedRoot = archivedSessionsDir(home) + path.sep;
+  return {
+    threadId,
+    path: rolloutPath,
+    size: stat.size,
+    mtimeMs: Math.floor(stat.mtimeMs),
+    archived: rolloutPath.startsWith(archivedRoot),
+  };
+}
+
+export class ThreadIndex {
+  /** Warnings from the last refresh (corrupt rollout lines, a rebuilt database). */
+  readonly notices: string[] = [];
+
+  constructor(
+    readonly home: string,
+    private readonly db: Database.Database,
+  ) {}
+
+  /** Reconciles the index with the rollout files: adds new, re-reads changed, drops vanished. */
+  refresh(): RefreshResult {
+    const result: RefreshResult = { added: 0, updated: 0, removed: 0, warnings: [] };
+    const files = scanRolloutFiles(this.home);
+    const known = new Map<string, Pick<DbRow, 'id' | 'rollout_path' | 'file_size' | 'file_mtime_ms' | 'archived_at'>>();
+    for (const row of this.db
+      .prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads')
+      .all() as DbRow[]) {
+      known.set(row.id, row);
+    }
+    const upsert = this.db.prepare(UPSERT_SQL);
+    const remove = this.db.prepare('DELETE FROM threads WHERE id = ?');
+    this.db.transaction(() => {
+      for (const file of files.values()) {
+        const row = known.get(file.threadId);
+        if (row && row.rollout_path === file.path && row.file_size === file.size && row.file_mtime_ms === file.mtimeMs) {
+          continue;
+        }
+        let fresh: DbRow;
+        try {
+          fresh = rowFromFile(file, row as DbRow | undefined, result.warnings);
+        } catch (error) {
+          // Deleted or unreadable since the scan: leave the old row; the next refresh decides.
+          result.warnings.push((error as Error).message);
+          continue;
+        }
+        upsert.run(fresh);
+        if (row) result.updated += 1;
+        else result.added += 1;
+      }
+      for (const id of known.keys()) {
+        if (!files.has(id)) {
+          remove.run(id);
+          result.removed += 1;
+        }
+      }
+    })();
+    this.notices.push(...result.warnings);
+    return result;
+  }
+
+  /** Drops every row and rebuilds from the rollouts (`rig sessions reindex`). */
+  reindex(): RefreshResult {
+    this.db.exec('DELETE FROM threads');
+    return this.refresh();
+  }
+
+  /**
+   * Records a thread the engine just wrote. Reads the rollout to fill what is not given, and
+   * stores its size and mtime so the next listing does not parse it again.
+   */
+  upsertThread(thread: { id: string; rolloutPath: string } & Partial<Omit<ThreadRow, 'id' | 'rolloutPath'>>): ThreadRow {
+    const warnings: string[] = [];
+    const file = statRollout(thread.rolloutPath, thread.id, this.home);
+    const previous = this.getRow(thread.id);
+    const base = rowFromFile(file, previous, warnings);
+    const row: DbRow = {
+      ...base,
+      cwd: thread.cwd ?? base.cwd,
+      title: thread.title ?? base.title,
+      created_at: thread.createdAt ?? base.created_at,
+      model: thread.model ?? base.model,
+      model_provider: thread.modelProvider ?? base.model_provider,
+      harness: thread.harness ?? base.harness,
+      input_tokens: thread.usage?.input_tokens ?? base.input_tokens,
+      cached_input_tokens: thread.usage?.cached_input_tokens ?? base.cached_input_tokens,
+      output_tokens: thread.usage?.output_tokens ?? base.output_tokens,
+      reasoning_output_tokens: thread.usage?.reasoning_output_tokens ?? base.reasoning_output_tokens,
+    };
+    this.db.prepare(UPSERT_SQL).run(row);
+    this.notices.push(...warnings);
+    return toThreadRow(row);
+  }
+
+  listThreads(options: ListThreadsOptions = {}): ThreadRow[] {
+    this.refresh();
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (options.archivedOnly) where.push('archived = 1');
+    else if (!options.all) where.push('archived = 0');
+    if (options.cwd !== undefined) {
+      where.push('cwd = ?');
+      params.push(path.resolve(options.cwd));
+    }
+    const sql =
+      'SELECT * FROM threads' +
+      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+      ' ORDER BY updated_at DESC, id DESC' +
+      (options.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(options.limit))}` : '');
+    return (this.db.prepare(sql).all(...params) as DbRow[]).map(toThreadRow);
+  }
+
+  /** By full id or unique prefix (archived included). Throws when a prefix is ambiguous. */
+  findThread(idOrPrefix: string): ThreadRow | undefined {
+    this.refresh();
+    const needle = idOrPrefix.trim().toLowerCase();
+    if (needle === '') return undefined;
+    const exact = this.getRow(needle);
+    if (exact) return toThreadRow(exact);
+    const matches = this.db
+      .prepare("SELECT * FROM threads WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 6")
+      .all(needle.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as DbRow[];
+    if (matches.length > 1) {
+      const shown = matches.slice(0, 5).map((m) => m.id).join(', ');
+      throw new Error(`thread id prefix "${idOrPrefix}" matches several threads (${shown}); give more characters`);
+    }
+    return matches[0] ? toThreadRow(matches[0]) : undefined;
+  }
+
+  /** The most recently updated unarchived thread, optionally only those started in `cwd`. */
+  latestThread(options: { cwd?: string } = {}): ThreadRow | undefined {
+    return this.listThreads({ ...options, limit: 1 })[0];
+  }
+
+  /** Archives (moves the rollout to archived_sessions/) or restores it to sessions/YYYY/MM/DD. */
+  setArchived(id: string, archived: boolean): ThreadRow {
+    const thread = this.findThread(id);
+    if (!thread) throw new Error(`no thread with id ${id}; see \`rig sessions list --all\``);
+    if (thread.archived !== archived) {
+      const name = path.basename(thread.rolloutPath);
+      let target: string;
+      if (archived) {
+        target = path.join(archivedSessionsDir(this.home), name);
+      } else {
+        const parsed = parseRolloutFileName(name);
+        target = parsed
+          ? path.join(sessionsDir(this.home), parsed.year, parsed.month, parsed.day, name)
+          : path.join(sessionsDir(this.home), name);
+      }
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.renameSync(thread.rolloutPath, target);
+      const file = statRollout(target, thread.id, this.home);
+      this.db
+        .prepare('UPDATE threads SET rollout_path = ?, archived = ?, archived_at = ?, file_size = ?, file_mtime_ms = ? WHERE id = ?')
+        .run(target, archived ? 1 : 0, archived ? Date.now() : null, file.size, file.mtimeMs, thread.id);
+    }
+    return toThreadRow(this.getRow(thread.id)!);
+  }
+
+  /** Removes the thread from the index and deletes its rollout file. */
+  deleteThread(id: string): boolean {
+    const thread = this.findThread(id);
+    if (!thread) return false;
+    fs.rmSync(thread.rolloutPath, { force: true });
+    this.db.prepare('DELETE FROM threads WHERE id = ?').run(thread.id);
+    return true;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private getRow(id: string): DbRow | undefined {
+    return this.db.prepare('SELECT * FROM threads WHERE id = ?').get(id) as DbRow | undefined;
+  }
+}
+
+type DatabaseConstructor = typeof Database;
+
+async function loadSqlite(): Promise<DatabaseConstructor> {
+  const mod = (await import('better-sqlite3')) as unknown as { default: DatabaseConstructor };
+  return mod.default;
+}
+
+function openDatabase(Sqlite: DatabaseConstructor, dbPath: string): Database.Database {
+  const db = new Sqlite(dbPath);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, dbPath);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function isCorruptionError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+}
+
+/** Opens (creating or migrating) $RIG_HOME/state.sqlite. A corrupt file is set aside and rebuilt. */
+export async function openIndex(home: string): Promise<ThreadIndex> {
+  const Sqlite = await loadSqlite();
+  fs.mkdirSync(home, { recursive: true });
+  const dbPath = stateDbPath(home);
+  let db: Database.Database;
+  const notices: string[] = [];
+  try {
+    db = openDatabase(Sqlite, dbPath);
+  } catch (error) {
+    if (!isCorruptionError(error)) throw error;
+    const aside = `${dbPath}.corrupt-${Date.now()}`;
+    fs.renameSync(dbPath, aside);
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
+    notices.push(`${dbPath} was not a valid database; moved it to ${aside} and rebuilt the index from the rollouts`);
+    db = openDatabase(Sqlite, dbPath);
+  }
+  const index = new ThreadIndex(home, db);
+  index.notices.push(...notices);
+  return index;
+}
+
+/** Rebuilds the whole index from the rollouts (`rig sessions reindex`). */
+export async function reindex(home: string): Promise<RefreshResult> {
+  const index = await openIndex(home);
+  try {
+    return index.reindex();
+  } finally {
+    index.close();
+  }
+}
