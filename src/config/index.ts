@@ -1,0 +1,35 @@
+// Public surface of the config room.
+export { ConfigError, formatKeyPath } from './errors.js';
+export { loadConfig, resolveRigHome } from './load.js';
+export type { ConfigFlags, LoadConfigOptions, LoadedConfig } from './load.js';
+export { parseOverride } from './overrides.js';
+export type { ConfigOverride } from './overrides.js';
+export {
+  findProjectRoot,
+  isProjectTrusted,
+  projectTrustLevel,
+  PROJECT_CONFIG_DIR,
+  PROJECT_RESTRICTED_KEYS,
+} from './project.js';
+export {
+  DEFAULT_MAX_TURN_STEPS,
+  DEFAULT_MODEL_PROVIDER,
+  DEFAULT_PROJECT_DOC_MAX_BYTES,
+  DEFAULT_PROJECT_ROOT_MARKERS,
+  DEFAULT_REQUEST_MAX_RETRIES,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_STREAM_MAX_RETRIES,
+} from './resolve.js';
+export type { GranularApproval, ResolvedApprovalPolicy, ResolvedProvider, RigConfig } from './resolve.js';
+export {
+  APPROVAL_POLICIES,
+  ENV_INHERIT,
+  REASONING_EFFORTS,
+  REASONING_SUMMARIES,
+  SANDBOX_MODES,
+  TRUST_LEVELS,
+  VERBOSITIES,
+  WEB_SEARCH_MODES,
+  WIRE_APIS,
+} from './schema.js';
+export type { ConfigLayer, ProfileConfig, ProviderConfig, SandboxMode, TrustLevel, WireApiName } from './schema.js';

@@ -1,0 +1,195 @@
+// The shape of one config layer (config.toml, a profile, a -c override, CLI flags). Every field is
+// optional here: layers are partial and merge; defaults are applied once, after merging (resolve.ts).
+// Schemas are built on first use, not at import, because config loading sits on every command's
+// startup path and most imports of this room only need the types.
+import { z } from 'zod';
+
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+export const REASONING_SUMMARIES = ['auto', 'concise', 'detailed', 'none'] as const;
+export const VERBOSITIES = ['low', 'medium', 'high'] as const;
+export const WIRE_APIS = ['responses', 'chat', 'messages'] as const;
+export const APPROVAL_POLICIES = ['untrusted', 'on-request', 'on-failure', 'never'] as const;
+export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+export const WEB_SEARCH_MODES = ['disabled', 'cached', 'live'] as const;
+export const ENV_INHERIT = ['all', 'core', 'none'] as const;
+export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
+
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+export type WireApiName = (typeof WIRE_APIS)[number];
+export type TrustLevel = (typeof TRUST_LEVELS)[number];
+
+function intIn(min: number, max?: number) {
+  const allowed = max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+  const base = z.number().int({ error: allowed }).min(min, { error: allowed });
+  return max === undefined ? base : base.max(max, { error: allowed });
+}
+
+const stringMap = () => z.record(z.string(), z.string());
+const stringList = () => z.array(z.string());
+/** Sections owned by other rooms (or not used yet): any table, checked where they are used. */
+const looseTable = () => z.looseObject({});
+
+function providerSchema() {
+  return z.strictObject({
+    name: z.string().optional(),
+    base_url: z.string().optional(),
+    env_key: z.string().optional(),
+    env_key_instructions: z.string().optional(),
+    experimental_bearer_token: z.string().optional(),
+    wire_api: z.enum(WIRE_APIS).optional(),
+    query_params: stringMap().optional(),
+    http_headers: stringMap().optional(),
+    env_http_headers: stringMap().optional(),
+    request_max_retries: intIn(0, 100).optional(),
+    stream_max_retries: intIn(0, 100).optional(),
+    stream_idle_timeout_ms: intIn(1).optional(),
+    websocket_connect_timeout_ms: intIn(1).optional(),
+    requires_openai_auth: z.boolean().optional(),
+    supports_websockets: z.boolean().optional(),
+    auth: looseTable().optional(),
+    /** rig: harness used with this provider unless the config names one. */
+    harness: z.string().optional(),
+    /** rig: model used with this provider unless the config names one. */
+    default_model: z.string().optional(),
+  });
+}
+
+function approvalPolicySchema() {
+  const granular = z.strictObject({
+    sandbox_approval: z.boolean().optional(),
+    rules: z.boolean().optional(),
+    skill_approval: z.boolean().optional(),
+    request_permissions: z.boolean().optional(),
+    mcp_elicitations: z.boolean().optional(),
+  });
+  const allowed =
+    'one of ' + APPROVAL_POLICIES.map((p) => JSON.stringify(p)).join(', ') + ', or a table { granular = { ... } }';
+  return z.union([z.enum(APPROVAL_POLICIES), z.strictObject({ granular })], { error: allowed });
+}
+
+/** Keys Codex reads that rig accepts without acting on them yet, so a copied Codex config loads quietly. */
+const CODEX_ACCEPTED = [
+  'review_model',
+  'personality',
+  'service_tier',
+  'approvals_reviewer',
+  'allow_login_shell',
+  'chatgpt_base_url',
+  'sqlite_home',
+  'log_dir',
+  'memories',
+  'skills',
+  'plugins',
+  'tools',
+  'permissions',
+  'default_permissions',
+  'file_opener',
+  'hide_agent_reasoning',
+  'show_raw_agent_reasoning',
+  'disable_paste_burst',
+  'notice',
+  'oss_provider',
+  'include_apps_instructions',
+  'include_collaboration_mode_instructions',
+  'model_supports_reasoning_summaries',
+  'model_reasoning_summary_format',
+  'responses_api_metadata',
+  'apps_mcp_product_sku',
+  'experimental_realtime_webrtc_call_base_url',
+  'experimental_realtime_ws_base_url',
+] as const;
+
+/** Keys a profile may set: everything at top level except profiles, trust and the legacy selector. */
+function profileShape() {
+  const accepted = Object.fromEntries(CODEX_ACCEPTED.map((k) => [k, z.unknown().optional()])) as {
+    [K in (typeof CODEX_ACCEPTED)[number]]: z.ZodOptional<z.ZodUnknown>;
+  };
+  return {
+    ...accepted,
+    model: z.string().optional(),
+    model_provider: z.string().optional(),
+    // Any string is accepted (providers add levels); unknown ones get a warning in validate.ts.
+    model_reasoning_effort: z.string().optional(),
+    model_reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
+    model_verbosity: z.enum(VERBOSITIES).optional(),
+    model_context_window: intIn(1).optional(),
+    model_auto_compact_token_limit: intIn(0).optional(),
+    model_providers: z.record(z.string(), providerSchema()).optional(),
+    approval_policy: approvalPolicySchema().optional(),
+    sandbox_mode: z.enum(SANDBOX_MODES).optional(),
+    sandbox_workspace_write: z
+      .strictObject({
+        writable_roots: stringList().optional(),
+        network_access: z.boolean().optional(),
+        exclude_tmpdir_env_var: z.boolean().optional(),
+        exclude_slash_tmp: z.boolean().optional(),
+      })
+      .optional(),
+    shell_environment_policy: z
+      .strictObject({
+        inherit: z.enum(ENV_INHERIT).optional(),
+        ignore_default_excludes: z.boolean().optional(),
+        exclude: stringList().optional(),
+        include_only: stringList().optional(),
+        set: stringMap().optional(),
+        experimental_use_profile: z.boolean().optional(),
+      })
+      .optional(),
+    project_doc_max_bytes: intIn(0).optional(),
+    project_doc_fallback_filenames: stringList().optional(),
+    project_root_markers: stringList().optional(),
+    harness: z.string().optional(),
+    harness_guidance: z.boolean().optional(),
+    /** rig: extra folder of harness profiles (in addition to RIG_HOME/harnesses). */
+    harnesses_dir: z.string().optional(),
+    instructions: z.string().optional(),
+    developer_instructions: z.string().optional(),
+    model_instructions_file: z.string().optional(),
+    compact_prompt: z.string().optional(),
+    experimental_compact_prompt_file: z.string().optional(),
+    include_permissions_instructions: z.boolean().optional(),
+    include_environment_context: z.boolean().optional(),
+    tool_output_token_limit: intIn(0).optional(),
+    background_terminal_max_timeout: intIn(0).optional(),
+    /** rig: most sampling steps in one turn before it stops. */
+    max_turn_steps: intIn(1).optional(),
+    openai_base_url: z.string().optional(),
+    notify: stringList().optional(),
+    web_search: z.enum(WEB_SEARCH_MODES).optional(),
+    features: z.record(z.string(), z.boolean()).optional(),
+    agents: looseTable().optional(),
+    hooks: looseTable().optional(),
+    mcp_servers: z.record(z.string(), looseTable()).optional(),
+    tui: looseTable().optional(),
+    history: looseTable().optional(),
+    otel: looseTable().optional(),
+    /** rig: rollout file whose recorded model responses the replay provider plays back. */
+    replay_file: z.string().optional(),
+  };
+}
+
+function buildSchemas() {
+  const profile = z.strictObject(profileShape());
+  const layer = z.strictObject({
+    ...profileShape(),
+    /** Legacy selector of a [profiles.<name>] table; rig honours it (see load.ts). */
+    profile: z.string().optional(),
+    profiles: z.record(z.string(), profile).optional(),
+    projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
+  });
+  return { layer, profile };
+}
+
+let built: ReturnType<typeof buildSchemas> | undefined;
+
+/** The layer schema, built once on first use. */
+export function configSchemas(): ReturnType<typeof buildSchemas> {
+  built ??= buildSchemas();
+  return built;
+}
+
+/** One validated layer, before defaults. */
+export type ConfigLayer = z.infer<ReturnType<typeof buildSchemas>['layer']>;
+export type ProfileConfig = z.infer<ReturnType<typeof buildSchemas>['profile']>;
+export type ProviderConfig = NonNullable<ConfigLayer['model_providers']>[string];
+export type ApprovalPolicyValue = NonNullable<ConfigLayer['approval_policy']>;
