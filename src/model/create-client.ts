@@ -1,0 +1,102 @@
+// Builds the ModelClient for one provider. Only the adapter of the provider's wire is loaded
+// (dynamic import), so starting rig never pays for the other two.
+import type { ModelEvent } from '../protocol/index.js';
+import type { ModelClient, ModelRequest, WireApi } from './types.js';
+import { effectiveRetryLimits, providerAuth, type Env, type ProviderInfo } from './providers.js';
+import type { RetryClock } from './transport/retry.js';
+import type { WireAdapter } from './transport/wire-adapter.js';
+
+export interface CreateModelClientOptions {
+  env: Env;
+  /** Injected fetch (tests, proxies); defaults to the global one. */
+  fetch?: typeof fetch;
+  /** Value of the `originator` header unless CODEX_INTERNAL_ORIGINATOR_OVERRIDE is set. */
+  originator?: string;
+  userAgent?: string;
+  /** Injected sleep/random/now so retry tests run instantly and deterministically. */
+  clock?: RetryClock;
+}
+
+const DEFAULT_ORIGINATOR = 'rig';
+
+async function loadAdapter(wire: WireApi): Promise<WireAdapter> {
+  switch (wire) {
+    case 'responses':
+      return (await import('./wires/responses.js')).responsesAdapter;
+    case 'chat':
+      return (await import('./wires/chat.js')).chatAdapter;
+    case 'messages':
+      return (await import('./wires/messages.js')).messagesAdapter;
+  }
+}
+
+/** base_url + path, keeping any path the base URL has and appending query_params. */
+export function endpointUrl(provider: ProviderInfo, path: string): string {
+  const url = new URL(provider.base_url.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(provider.query_params ?? {})) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+/** Static headers for every request of this provider (auth, versions, configured headers). */
+export function providerHeaders(provider: ProviderInfo, options: CreateModelClientOptions): Record<string, string> {
+  const key = providerAuth(provider, options.env);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    originator: options.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE || options.originator || DEFAULT_ORIGINATOR,
+  };
+  if (options.userAgent) headers['user-agent'] = options.userAgent;
+  if (provider.wire_api === 'messages') {
+    headers['anthropic-version'] = '2023-06-01';
+    if (key) headers['x-api-key'] = key;
+  } else if (key) {
+    headers.authorization = `Bearer ${key}`;
+  }
+  if (provider.id === 'openai') {
+    if (options.env.OPENAI_ORGANIZATION) headers['openai-organization'] = options.env.OPENAI_ORGANIZATION;
+    if (options.env.OPENAI_PROJECT) headers['openai-project'] = options.env.OPENAI_PROJECT;
+  }
+  for (const [name, value] of Object.entries(provider.http_headers ?? {})) headers[name.toLowerCase()] = value;
+  for (const [name, envVar] of Object.entries(provider.env_http_headers ?? {})) {
+    const value = options.env[envVar];
+    if (value) headers[name.toLowerCase()] = value;
+  }
+  return headers;
+}
+
+export async function createModelClient(provider: ProviderInfo, options: CreateModelClientOptions): Promise<ModelClient> {
+  const headers = providerHeaders(provider, options); // throws ModelSetupError for a missing key
+  const [adapter, transport, retry] = await Promise.all([
+    loadAdapter(provider.wire_api),
+    import('./transport/model-stream.js'),
+    import('./transport/retry.js'),
+  ]);
+  const limits = effectiveRetryLimits(provider);
+  const clock = options.clock ?? retry.realClock();
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const url = endpointUrl(provider, adapter.path);
+  return {
+    wire: provider.wire_api,
+    buildBody: (request: ModelRequest) => adapter.buildBody(request),
+    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+      const requestHeaders = { ...headers };
+      if (provider.wire_api === 'responses' && request.sessionId) requestHeaders['session-id'] = request.sessionId;
+      return transport.runModelStream(
+        {
+          providerId: provider.id,
+          ...(provider.env_key ? { envKey: provider.env_key } : {}),
+          url,
+          headers: requestHeaders,
+          fetch: fetchImpl,
+          requestMaxRetries: limits.requestMaxRetries,
+          streamMaxRetries: limits.streamMaxRetries,
+          streamIdleTimeoutMs: limits.streamIdleTimeoutMs,
+          clock,
+        },
+        adapter,
+        request,
+        signal,
+      );
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// Reads a fetch() body as Server-Sent Events, with an idle timeout: a provider that stops sending
+// without closing the connection must not hang the turn forever.
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+export class IdleTimeoutError extends Error {
+  constructor(readonly idleMs: number) {
+    super('idle timeout waiting for SSE');
+  }
+}
+
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  idleTimeoutMs: number,
+): AsyncGenerator<EventSourceMessage> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const pending: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (message) => pending.push(message) });
+  try {
+    for (;;) {
+      const chunk = await readWithTimeout(reader, idleTimeoutMs);
+      if (chunk.done) {
+        parser.feed(decoder.decode());
+        // A final event without its blank line still counts (some servers end that way).
+        parser.reset({ consume: true });
+        yield* pending.splice(0);
+        return;
+      }
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      yield* pending.splice(0);
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+async function readWithTimeout(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  idleTimeoutMs: number,
+): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  if (!(idleTimeoutMs > 0)) return reader.read();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new IdleTimeoutError(idleTimeoutMs)), idleTimeoutMs);
+  });
+  try {
+    return await Promise.race([reader.read(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

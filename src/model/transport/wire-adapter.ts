@@ -1,0 +1,47 @@
+// The contract between the shared transport and one wire's request lowering + stream parsing.
+// Adapters know nothing about HTTP, retries or timeouts; the transport knows nothing about wires.
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { ModelErrorKind, ModelEvent } from '../../protocol/index.js';
+import type { ModelRequest, WireApi } from '../types.js';
+
+/** Why an attempt failed, and whether another attempt may help. */
+export interface AttemptFailure {
+  kind: ModelErrorKind;
+  /** One line for users (without the "stream disconnected" prefix the transport adds). */
+  message: string;
+  retryable: boolean;
+  /** Server-advised delay before the next attempt. */
+  delayMs?: number;
+  status?: number;
+}
+
+/** Thrown by a stream parser when the provider reports a failure inside the stream. */
+export class WireStreamError extends Error {
+  constructor(readonly failure: AttemptFailure) {
+    super(failure.message);
+  }
+}
+
+export interface WireStreamParser {
+  /** One SSE message; returns neutral events. A `completed` event ends the stream. */
+  push(message: EventSourceMessage): ModelEvent[];
+  /** The body ended (or broke). Returns the terminal events, or throws WireStreamError. */
+  end(): ModelEvent[];
+}
+
+export interface WireAdapter {
+  readonly wire: WireApi;
+  /** Path appended to the provider base URL. */
+  readonly path: string;
+  buildBody(request: ModelRequest): Record<string, unknown>;
+  createParser(request: ModelRequest): WireStreamParser;
+}
+
+/** Parses an SSE data payload; undefined for unparseable events (which every wire skips). */
+export function parseJsonData<T>(data: string): T | undefined {
+  try {
+    return JSON.parse(data) as T;
+  } catch {
+    return undefined;
+  }
+}

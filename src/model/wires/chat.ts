@@ -1,0 +1,288 @@
+// OpenAI Chat Completions (POST /chat/completions, SSE) as spoken by OpenAI-compatible servers:
+// OpenRouter, DeepSeek, Kimi, Qwen, GLM, Ollama, LM Studio. Their quirks handled here:
+// `reasoning_content` (or `reasoning`) deltas, tool calls split across chunks (sometimes with the id
+// and name repeated), usage in a trailing chunk with no choices, and a missing `[DONE]`.
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions/completions';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
+import { isContextLengthMessage } from '../transport/http-errors.js';
+import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage } from './shared-types.js';
+import {
+  customToolNames,
+  toolOutputText,
+  unwrapCustomToolInput,
+  wrappedCustomToolDescription,
+  wrappedCustomToolSchema,
+} from './shared.js';
+
+// ---- request types -------------------------------------------------------------------------
+
+type ChatBody = ChatCompletionCreateParamsStreaming & Record<string, unknown>;
+/** Assistant message with the reasoning field DeepSeek/Kimi/Qwen want echoed back. */
+type ChatMessage = ChatCompletionMessageParam & { reasoning_content?: string };
+
+// ---- chunk types ---------------------------------------------------------------------------
+
+type ChunkDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+type ChunkUsage = NonNullable<ChatCompletionChunk['usage']> & {
+  prompt_cache_hit_tokens?: number; // DeepSeek
+  cached_tokens?: number; // Moonshot
+};
+interface ChunkError {
+  error?: { message?: string; code?: string | number; type?: string };
+}
+
+// ---- parser state --------------------------------------------------------------------------
+
+interface PendingToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+  started: boolean;
+}
+
+interface ChatParserState {
+  customTools: Set<string>;
+  responseId?: string;
+  text: string;
+  reasoning: string;
+  toolCalls: Map<number, PendingToolCall>;
+  finishReason?: string;
+  usage?: TokenUsage;
+}
+
+// ---- request lowering ----------------------------------------------------------------------
+
+function userContent(parts: ContentPart[]): ChatCompletionMessageParam['content'] {
+  if (parts.every((p) => p.type !== 'input_image')) return parts.map((p) => (p.type === 'input_image' ? '' : p.text)).join('');
+  return parts.map((p) =>
+    p.type === 'input_image'
+      ? { type: 'image_url' as const, image_url: { url: p.image_url, ...(p.detail === 'low' || p.detail === 'high' ? { detail: p.detail } : {}) } }
+      : { type: 'text' as const, text: p.text },
+  );
+}
+
+/** Consecutive assistant-side items (reasoning, text, tool calls) form one assistant message. */
+function lowerMessages(request: ModelRequest): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (request.instructions) messages.push({ role: 'system', content: request.instructions });
+  let assistant: { content: string; reasoning: string } | undefined;
+  const calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];
+  const flush = (): void => {
+    if (!assistant) return;
+    const msg: ChatMessage = {
+      role: 'assistant',
+      content: assistant.content === '' && calls.length ? null : assistant.content,
+      ...(calls.length ? { tool_calls: calls.splice(0) } : {}),
+      ...(assistant.reasoning ? { reasoning_content: assistant.reasoning } : {}),
+    };
+    messages.push(msg);
+    assistant = undefined;
+  };
+  const open = (): NonNullable<typeof assistant> => (assistant ??= { content: '', reasoning: '' });
+  for (const item of request.input) {
+    switch (item.type) {
+      case 'message':
+        if (item.role === 'assistant') {
+          open().content += item.content.map((p) => (p.type === 'input_image' ? '' : p.text)).join('');
+        } else {
+          flush();
+          // Many compatible servers reject a system/developer message after the first one
+          // (Qwen/vLLM templates raise); as in Codex's DeepSeek fix-up, later ones go as user.
+          messages.push({ role: 'user', content: userContent(item.content) } as ChatMessage);
+        }
+        break;
+      case 'reasoning': {
+        const text = (item.content?.length ? item.content : item.summary).map((c) => c.text).join('');
+        if (text) open().reasoning += text;
+        break;
+      }
+      case 'function_call':
+        open();
+        calls.push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } });
+        break;
+      case 'custom_tool_call':
+        open();
+        calls.push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: JSON.stringify({ input: item.input }) } });
+        break;
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+        flush();
+        messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolOutputText(item.output) });
+        break;
+    }
+  }
+  flush();
+  return messages;
+}
+
+function lowerTools(request: ModelRequest): ChatCompletionTool[] {
+  return request.tools.map((tool) => ({
+    type: 'function' as const,
+    function:
+      tool.kind === 'function'
+        ? { name: tool.name, description: tool.description, parameters: tool.parameters, ...(tool.strict ? { strict: true } : {}) }
+        : { name: tool.name, description: wrappedCustomToolDescription(tool), parameters: wrappedCustomToolSchema() },
+  }));
+}
+
+export function buildChatBody(request: ModelRequest): Record<string, unknown> {
+  const hasTools = request.tools.length > 0;
+  const body: ChatBody = {
+    model: request.model,
+    messages: lowerMessages(request),
+    ...(hasTools ? { tools: lowerTools(request), tool_choice: 'auto' as const } : {}),
+    ...(hasTools && request.parallelToolCalls !== undefined ? { parallel_tool_calls: request.parallelToolCalls } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.reasoningEffort !== undefined ? { reasoning_effort: request.reasoningEffort as ChatBody['reasoning_effort'] } : {}),
+    ...(request.outputSchema
+      ? { response_format: { type: 'json_schema' as const, json_schema: { name: 'codex_output_schema', schema: request.outputSchema, strict: true } } }
+      : {}),
+  };
+  return { ...body, ...request.extraBody };
+}
+
+// ---- stream parsing ------------------------------------------------------------------------
+
+export function mapChatUsage(usage: ChunkUsage): TokenUsage {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? usage.cached_tokens ?? 0;
+  return {
+    input_tokens: usage.prompt_tokens ?? 0,
+    cached_input_tokens: cached,
+    cache_write_input_tokens: 0,
+    output_tokens: usage.completion_tokens ?? 0,
+    reasoning_output_tokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+function stopReason(finish: string | undefined, sawToolCalls: boolean): StopReason {
+  if (sawToolCalls) return 'tool_use';
+  switch (finish) {
+    case 'stop':
+    case undefined:
+      return 'end_turn';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return 'other';
+  }
+}
+
+function pushToolCallDeltas(state: ChatParserState, deltas: NonNullable<ChunkDelta['tool_calls']>): ModelEvent[] {
+  const events: ModelEvent[] = [];
+  deltas.forEach((delta, position) => {
+    // Some servers omit `index`; fall back to matching the id, then to the position in this chunk.
+    let index = delta.index as number | undefined;
+    if (index === undefined) {
+      const byId = delta.id ? [...state.toolCalls].find(([, c]) => c.id === delta.id)?.[0] : undefined;
+      index = byId ?? (delta.id ? state.toolCalls.size : position);
+    }
+    let call = state.toolCalls.get(index);
+    if (!call) {
+      call = { id: '', name: '', arguments: '', started: false };
+      state.toolCalls.set(index, call);
+    }
+    if (delta.id && !call.id) call.id = delta.id;
+    if (delta.function?.name && !call.name) call.name = delta.function.name;
+    const custom = state.customTools.has(call.name);
+    if (!call.started && call.name) {
+      call.started = true;
+      if (!call.id) call.id = `call_${index}_${state.responseId ?? 'chat'}`;
+      events.push({ type: 'tool_call_started', call_id: call.id, name: call.name, kind: custom ? 'custom' : 'function' });
+    }
+    const fragment = delta.function?.arguments;
+    if (fragment) {
+      call.arguments += fragment;
+      // Wrapped custom input arrives as JSON text; only its decoded form would be useful to show.
+      if (call.started && !custom) events.push({ type: 'tool_call_delta', call_id: call.id, delta: fragment });
+    }
+  });
+  return events;
+}
+
+function finish(state: ChatParserState): ModelEvent[] {
+  const events: ModelEvent[] = [];
+  if (state.reasoning) {
+    events.push({ type: 'item_done', item: { type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: state.reasoning }] } });
+  }
+  if (state.text) events.push({ type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: state.text }] } });
+  const calls = [...state.toolCalls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
+  for (const call of calls) {
+    if (!call.name) continue;
+    const item: ConversationItem = state.customTools.has(call.name)
+      ? { type: 'custom_tool_call', call_id: call.id, name: call.name, input: unwrapCustomToolInput(call.arguments) }
+      : { type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments || '{}' };
+    events.push({ type: 'item_done', item });
+  }
+  events.push({
+    type: 'completed',
+    stop_reason: stopReason(state.finishReason, calls.some((c) => c.name)),
+    ...(state.usage ? { usage: state.usage } : {}),
+    ...(state.responseId ? { response_id: state.responseId } : {}),
+  });
+  return events;
+}
+
+function chunkFailure(error: NonNullable<ChunkError['error']>): WireStreamError {
+  const message = error.message ?? 'the provider reported an error inside the stream';
+  if (isContextLengthMessage(message)) return new WireStreamError({ kind: 'context_length', retryable: false, message });
+  return new WireStreamError({ kind: 'stream', retryable: true, message });
+}
+
+export function createChatParser(request: ModelRequest): WireStreamParser {
+  const state: ChatParserState = { customTools: customToolNames(request), text: '', reasoning: '', toolCalls: new Map() };
+  return {
+    push(message: EventSourceMessage): ModelEvent[] {
+      if (message.data.trim() === '[DONE]') return finish(state);
+      const chunk = parseJsonData<ChatCompletionChunk & ChunkError>(message.data);
+      if (!chunk || typeof chunk !== 'object') return [];
+      if (chunk.error) throw chunkFailure(chunk.error);
+      const events: ModelEvent[] = [];
+      if (state.responseId === undefined) {
+        state.responseId = chunk.id ?? '';
+        events.push({ type: 'created', ...(chunk.id ? { response_id: chunk.id } : {}) });
+      }
+      if (chunk.usage) state.usage = mapChatUsage(chunk.usage as ChunkUsage);
+      for (const choice of chunk.choices ?? []) {
+        const delta = (choice.delta ?? {}) as ChunkDelta;
+        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (typeof reasoning === 'string' && reasoning) {
+          state.reasoning += reasoning;
+          events.push({ type: 'reasoning_delta', delta: reasoning, summary: false });
+        }
+        if (typeof delta.content === 'string' && delta.content) {
+          state.text += delta.content;
+          events.push({ type: 'text_delta', delta: delta.content });
+        }
+        if (delta.tool_calls?.length) events.push(...pushToolCallDeltas(state, delta.tool_calls));
+        if (choice.finish_reason) state.finishReason = choice.finish_reason;
+      }
+      return events;
+    },
+    end(): ModelEvent[] {
+      // Several servers end the body right after the finish_reason chunk without `[DONE]`.
+      if (state.finishReason !== undefined) return finish(state);
+      throw new WireStreamError({ kind: 'stream', retryable: true, message: 'stream closed before finish_reason' });
+    },
+  };
+}
+
+export const chatAdapter: WireAdapter = {
+  wire: 'chat',
+  path: '/chat/completions',
+  buildBody: buildChatBody,
+  createParser: createChatParser,
+};

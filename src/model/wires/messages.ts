@@ -1,0 +1,318 @@
+// Anthropic Messages (POST /messages, SSE). Content is a list of blocks; thinking blocks carry a
+// signature that must be sent back unchanged, so ReasoningItem.signature keeps it.
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  Tool as MessagesTool,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
+import { isContextLengthMessage } from '../transport/http-errors.js';
+import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage, ToolOutput } from './shared-types.js';
+import {
+  argumentsObject,
+  customToolNames,
+  parseDataUrl,
+  unwrapCustomToolInput,
+  wrappedCustomToolDescription,
+  wrappedCustomToolSchema,
+} from './shared.js';
+
+// ---- request types -------------------------------------------------------------------------
+
+type MessagesBody = MessageCreateParamsStreaming & Record<string, unknown>;
+const EPHEMERAL = { type: 'ephemeral' as const };
+/** Anthropic requires max_tokens; this is used unless the request sets maxOutputTokens. */
+export const DEFAULT_MAX_TOKENS = 32_000;
+
+// ---- chunk types ---------------------------------------------------------------------------
+
+interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+interface StreamErrorEvent {
+  type: 'error';
+  error?: { type?: string; message?: string };
+}
+
+// ---- parser state --------------------------------------------------------------------------
+
+type OpenBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; json: string; custom: boolean }
+  | { type: 'other' };
+
+interface MessagesParserState {
+  customTools: Set<string>;
+  blocks: Map<number, OpenBlock>;
+  responseId?: string;
+  usage: AnthropicUsage;
+  stopReason?: string | null;
+}
+
+// ---- request lowering ----------------------------------------------------------------------
+
+function lowerParts(parts: ContentPart[]): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  for (const part of parts) {
+    if (part.type !== 'input_image') {
+      if (part.text) blocks.push({ type: 'text', text: part.text }); // empty text blocks are rejected
+      continue;
+    }
+    const data = parseDataUrl(part.image_url);
+    blocks.push(
+      data
+        ? ({ type: 'image', source: { type: 'base64', media_type: data.mediaType, data: data.data } } as ContentBlockParam)
+        : { type: 'image', source: { type: 'url', url: part.image_url } },
+    );
+  }
+  return blocks;
+}
+
+function lowerToolOutput(output: ToolOutput): string | ContentBlockParam[] {
+  return typeof output === 'string' ? output : lowerParts(output);
+}
+
+function lowerItem(item: ConversationItem): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
+  switch (item.type) {
+    case 'message':
+      // Anthropic has one top-level system prompt; later developer/system items ride as user text.
+      return { role: item.role === 'assistant' ? 'assistant' : 'user', blocks: lowerParts(item.content) };
+    case 'reasoning': {
+      if (item.redacted_data) return { role: 'assistant', blocks: [{ type: 'redacted_thinking', data: item.redacted_data }] };
+      // Thinking without its signature is rejected, so reasoning from other wires is not replayed.
+      if (!item.signature) return { role: 'assistant', blocks: [] };
+      const text = (item.content?.length ? item.content : item.summary).map((c) => c.text).join('');
+      return { role: 'assistant', blocks: [{ type: 'thinking', thinking: text, signature: item.signature }] };
+    }
+    case 'function_call':
+      return { role: 'assistant', blocks: [{ type: 'tool_use', id: item.call_id, name: item.name, input: argumentsObject(item.arguments) }] };
+    case 'custom_tool_call':
+      return { role: 'assistant', blocks: [{ type: 'tool_use', id: item.call_id, name: item.name, input: { input: item.input } }] };
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      return {
+        role: 'user',
+        blocks: [
+          {
+            type: 'tool_result',
+            tool_use_id: item.call_id,
+            content: lowerToolOutput(item.output) as never,
+            ...(item.is_error ? { is_error: true } : {}),
+          },
+        ],
+      };
+  }
+}
+
+/** Consecutive same-role items merge into one message (the API wants alternating roles). */
+function lowerMessages(request: ModelRequest): MessageParam[] {
+  const messages: (MessageParam & { content: ContentBlockParam[] })[] = [];
+  for (const item of request.input) {
+    const { role, blocks } = lowerItem(item);
+    if (blocks.length === 0) continue;
+    const last = messages[messages.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  }
+  // Prompt caching: a breakpoint on the last block caches the whole conversation prefix.
+  const lastBlock = messages[messages.length - 1]?.content.at(-1);
+  if (lastBlock && lastBlock.type !== 'thinking' && lastBlock.type !== 'redacted_thinking') {
+    (lastBlock as { cache_control?: unknown }).cache_control = EPHEMERAL;
+  }
+  return messages;
+}
+
+function lowerTools(request: ModelRequest): MessagesTool[] {
+  const tools: MessagesTool[] = request.tools.map((tool) =>
+    tool.kind === 'function'
+      ? { name: tool.name, description: tool.description, input_schema: tool.parameters as MessagesTool['input_schema'] }
+      : {
+          name: tool.name,
+          description: wrappedCustomToolDescription(tool),
+          input_schema: wrappedCustomToolSchema() as MessagesTool['input_schema'],
+        },
+  );
+  const last = tools.at(-1);
+  if (last) last.cache_control = EPHEMERAL;
+  return tools;
+}
+
+export function buildMessagesBody(request: ModelRequest): Record<string, unknown> {
+  const tools = lowerTools(request);
+  const body: MessagesBody = {
+    model: request.model,
+    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    ...(request.instructions ? { system: [{ type: 'text' as const, text: request.instructions, cache_control: EPHEMERAL }] } : {}),
+    messages: lowerMessages(request),
+    ...(tools.length ? { tools } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    stream: true,
+  };
+  return { ...body, ...request.extraBody };
+}
+
+// ---- stream parsing ------------------------------------------------------------------------
+
+/** Anthropic's input_tokens excludes cache reads/writes; neutral input_tokens is the total. */
+export function mapMessagesUsage(usage: AnthropicUsage): TokenUsage {
+  const read = usage.cache_read_input_tokens ?? 0;
+  const write = usage.cache_creation_input_tokens ?? 0;
+  return {
+    input_tokens: (usage.input_tokens ?? 0) + read + write,
+    cached_input_tokens: read,
+    cache_write_input_tokens: write,
+    output_tokens: usage.output_tokens ?? 0,
+    reasoning_output_tokens: 0,
+  };
+}
+
+function stopReason(reason: string | null | undefined): StopReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'end_turn';
+    case 'tool_use':
+      return 'tool_use';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'max_tokens';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return 'other';
+  }
+}
+
+function mergeUsage(into: AnthropicUsage, more: AnthropicUsage | null | undefined): void {
+  if (!more) return;
+  for (const key of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
+    const value = more[key];
+    if (typeof value === 'number') into[key] = value;
+  }
+}
+
+function closeBlock(block: OpenBlock | undefined): ModelEvent[] {
+  switch (block?.type) {
+    case 'text':
+      return [{ type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: block.text }] } }];
+    case 'thinking':
+      return [
+        {
+          type: 'item_done',
+          item: { type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: block.text }], ...(block.signature ? { signature: block.signature } : {}) },
+        },
+      ];
+    case 'redacted_thinking':
+      return [{ type: 'item_done', item: { type: 'reasoning', summary: [], redacted_data: block.data } }];
+    case 'tool_use': {
+      const json = block.json || '{}';
+      const item: ConversationItem = block.custom
+        ? { type: 'custom_tool_call', call_id: block.id, name: block.name, input: unwrapCustomToolInput(json) }
+        : { type: 'function_call', call_id: block.id, name: block.name, arguments: json };
+      return [{ type: 'item_done', item }];
+    }
+    default:
+      return [];
+  }
+}
+
+function streamError(event: StreamErrorEvent): WireStreamError {
+  const type = event.error?.type ?? 'error';
+  const message = event.error?.message ? `${type}: ${event.error.message}` : type;
+  if (isContextLengthMessage(message)) return new WireStreamError({ kind: 'context_length', retryable: false, message });
+  const retryable = type === 'overloaded_error' || type === 'api_error' || type === 'rate_limit_error';
+  return new WireStreamError({ kind: type === 'rate_limit_error' ? 'rate_limit' : 'stream', retryable, message });
+}
+
+function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | StreamErrorEvent): ModelEvent[] {
+  switch (event.type) {
+    case 'message_start':
+      state.responseId = event.message.id;
+      mergeUsage(state.usage, event.message.usage);
+      return [{ type: 'created', response_id: event.message.id }];
+    case 'content_block_start': {
+      const block = event.content_block;
+      if (block.type === 'text') state.blocks.set(event.index, { type: 'text', text: block.text ?? '' });
+      else if (block.type === 'thinking') state.blocks.set(event.index, { type: 'thinking', text: block.thinking ?? '', signature: block.signature ?? '' });
+      else if (block.type === 'redacted_thinking') state.blocks.set(event.index, { type: 'redacted_thinking', data: block.data });
+      else if (block.type === 'tool_use') {
+        const custom = state.customTools.has(block.name);
+        state.blocks.set(event.index, { type: 'tool_use', id: block.id, name: block.name, json: '', custom });
+        return [{ type: 'tool_call_started', call_id: block.id, name: block.name, kind: custom ? 'custom' : 'function' }];
+      } else state.blocks.set(event.index, { type: 'other' });
+      return [];
+    }
+    case 'content_block_delta': {
+      const block = state.blocks.get(event.index);
+      const delta = event.delta;
+      if (delta.type === 'text_delta' && block?.type === 'text') {
+        block.text += delta.text;
+        return [{ type: 'text_delta', delta: delta.text }];
+      }
+      if (delta.type === 'thinking_delta' && block?.type === 'thinking') {
+        block.text += delta.thinking;
+        return [{ type: 'reasoning_delta', delta: delta.thinking, summary: false }];
+      }
+      if (delta.type === 'signature_delta' && block?.type === 'thinking') {
+        block.signature += delta.signature;
+        return [];
+      }
+      if (delta.type === 'input_json_delta' && block?.type === 'tool_use') {
+        block.json += delta.partial_json;
+        return block.custom || !delta.partial_json ? [] : [{ type: 'tool_call_delta', call_id: block.id, delta: delta.partial_json }];
+      }
+      return [];
+    }
+    case 'content_block_stop': {
+      const block = state.blocks.get(event.index);
+      state.blocks.delete(event.index);
+      return closeBlock(block);
+    }
+    case 'message_delta':
+      state.stopReason = event.delta.stop_reason;
+      mergeUsage(state.usage, event.usage as AnthropicUsage);
+      return [];
+    case 'message_stop':
+      return [
+        {
+          type: 'completed',
+          stop_reason: stopReason(state.stopReason),
+          usage: mapMessagesUsage(state.usage),
+          ...(state.responseId ? { response_id: state.responseId } : {}),
+        },
+      ];
+    case 'error':
+      throw streamError(event);
+    default:
+      return [];
+  }
+}
+
+export function createMessagesParser(request: ModelRequest): WireStreamParser {
+  const state: MessagesParserState = { customTools: customToolNames(request), blocks: new Map(), usage: {} };
+  return {
+    push(message: EventSourceMessage): ModelEvent[] {
+      const event = parseJsonData<RawMessageStreamEvent | StreamErrorEvent>(message.data);
+      if (!event || typeof event.type !== 'string') return [];
+      return pushEvent(state, event);
+    },
+    end(): ModelEvent[] {
+      throw new WireStreamError({ kind: 'stream', retryable: true, message: 'stream closed before message_stop' });
+    },
+  };
+}
+
+export const messagesAdapter: WireAdapter = {
+  wire: 'messages',
+  path: '/messages',
+  buildBody: buildMessagesBody,
+  createParser: createMessagesParser,
+};

@@ -1,0 +1,291 @@
+// OpenAI Responses API (POST /responses, SSE). The neutral items follow this wire's item shapes,
+// so lowering is mostly a copy; the stream's output_item.done items are authoritative.
+import type {
+  ResponseCreateParamsStreaming,
+  ResponseInputItem,
+  ResponseStreamEvent,
+  ResponseUsage,
+  Tool as ResponsesTool,
+} from 'openai/resources/responses/responses';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
+import { retryAfterFromText } from '../transport/retry.js';
+import { isContextLengthMessage } from '../transport/http-errors.js';
+import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, TokenUsage, ToolOutput } from './shared-types.js';
+
+// ---- request types -------------------------------------------------------------------------
+
+type ResponsesBody = ResponseCreateParamsStreaming & Record<string, unknown>;
+
+// ---- chunk types ---------------------------------------------------------------------------
+
+/** Output items as they arrive in output_item.added/.done (the SDK union, read loosely). */
+interface OutputItem {
+  type: string;
+  id?: string;
+  call_id?: string;
+  name?: string;
+  arguments?: string;
+  input?: string;
+  role?: string;
+  content?: { type: string; text?: string }[];
+  summary?: { type: string; text: string }[];
+  encrypted_content?: string | null;
+}
+
+// ---- parser state --------------------------------------------------------------------------
+
+interface ResponsesParserState {
+  /** item_id -> call_id, so argument deltas (which carry item ids) name the call. */
+  callIdByItemId: Map<string, string>;
+  sawToolCall: boolean;
+}
+
+// ---- request lowering ----------------------------------------------------------------------
+
+/** Ids the server assigned (msg_, rs_, fc_, ctc_ ...) are echoed; locally made ones are not. */
+const SERVER_ID = /^[a-z]+_[A-Za-z0-9]/;
+
+function lowerOutput(output: ToolOutput): string | Record<string, unknown>[] {
+  if (typeof output === 'string') return output;
+  return output.map((part) =>
+    part.type === 'output_text' ? { type: 'input_text', text: part.text } : { ...part },
+  );
+}
+
+function lowerContent(parts: ContentPart[]): Record<string, unknown>[] {
+  return parts.map((part) => ({ ...part }));
+}
+
+function lowerItem(item: ConversationItem): Record<string, unknown> | undefined {
+  const id = 'id' in item && item.id && SERVER_ID.test(item.id) ? { id: item.id } : {};
+  switch (item.type) {
+    case 'message':
+      return { type: 'message', role: item.role, content: lowerContent(item.content), ...id };
+    case 'reasoning': {
+      if (!item.encrypted_content && !id.id && !item.content?.length) return undefined;
+      return {
+        type: 'reasoning',
+        ...id,
+        summary: item.summary,
+        ...(item.content?.length ? { content: item.content } : {}),
+        encrypted_content: item.encrypted_content ?? null,
+      };
+    }
+    case 'function_call':
+      return { type: 'function_call', ...id, call_id: item.call_id, name: item.name, arguments: item.arguments };
+    case 'function_call_output':
+      return { type: 'function_call_output', call_id: item.call_id, output: lowerOutput(item.output) };
+    case 'custom_tool_call':
+      return { type: 'custom_tool_call', ...id, call_id: item.call_id, name: item.name, input: item.input };
+    case 'custom_tool_call_output':
+      return { type: 'custom_tool_call_output', call_id: item.call_id, output: lowerOutput(item.output) };
+  }
+}
+
+function lowerTools(request: ModelRequest): ResponsesTool[] {
+  return request.tools.map((tool): ResponsesTool => {
+    if (tool.kind === 'function') {
+      return {
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        strict: tool.strict ?? false,
+        parameters: tool.parameters,
+      };
+    }
+    return {
+      type: 'custom',
+      name: tool.name,
+      description: tool.description,
+      ...(tool.format ? { format: tool.format } : {}),
+    } as ResponsesTool;
+  });
+}
+
+export function buildResponsesBody(request: ModelRequest): Record<string, unknown> {
+  const usesReasoning = request.reasoningEffort !== undefined || request.reasoningSummary !== undefined;
+  const body: ResponsesBody = {
+    model: request.model,
+    ...(request.instructions ? { instructions: request.instructions } : {}),
+    input: request.input.map(lowerItem).filter((i) => i !== undefined) as unknown as ResponseInputItem[],
+    tools: lowerTools(request),
+    tool_choice: 'auto',
+    parallel_tool_calls: request.parallelToolCalls ?? false,
+    ...(usesReasoning
+      ? {
+          reasoning: {
+            ...(request.reasoningEffort !== undefined ? { effort: request.reasoningEffort } : {}),
+            ...(request.reasoningSummary !== undefined ? { summary: request.reasoningSummary } : {}),
+          } as ResponsesBody['reasoning'],
+        }
+      : {}),
+    store: false,
+    stream: true,
+    ...(usesReasoning ? { include: ['reasoning.encrypted_content'] } : {}),
+    ...(request.promptCacheKey ? { prompt_cache_key: request.promptCacheKey } : {}),
+    ...(request.outputSchema
+      ? { text: { format: { type: 'json_schema', name: 'codex_output_schema', schema: request.outputSchema, strict: true } } }
+      : {}),
+    ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+  };
+  return { ...body, ...request.extraBody };
+}
+
+// ---- stream parsing ------------------------------------------------------------------------
+
+export function mapResponsesUsage(usage: ResponseUsage | null | undefined): TokenUsage | undefined {
+  if (!usage) return undefined;
+  const details = usage.input_tokens_details as { cached_tokens?: number; cache_write_tokens?: number } | undefined;
+  return {
+    input_tokens: usage.input_tokens ?? 0,
+    cached_input_tokens: details?.cached_tokens ?? 0,
+    cache_write_input_tokens: details?.cache_write_tokens ?? 0,
+    output_tokens: usage.output_tokens ?? 0,
+    reasoning_output_tokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+function neutralItem(item: OutputItem): ConversationItem | undefined {
+  const id = item.id ? { id: item.id } : {};
+  switch (item.type) {
+    case 'message':
+      return {
+        type: 'message',
+        role: 'assistant',
+        content: (item.content ?? [])
+          .filter((c) => c.type === 'output_text')
+          .map((c) => ({ type: 'output_text' as const, text: c.text ?? '' })),
+        ...id,
+      };
+    case 'reasoning': {
+      const content = (item.content ?? [])
+        .filter((c) => c.type === 'reasoning_text')
+        .map((c) => ({ type: 'reasoning_text' as const, text: c.text ?? '' }));
+      return {
+        type: 'reasoning',
+        ...id,
+        summary: (item.summary ?? []).map((s) => ({ type: 'summary_text' as const, text: s.text })),
+        ...(content.length ? { content } : {}),
+        ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
+      };
+    }
+    case 'function_call':
+      return { type: 'function_call', call_id: item.call_id ?? '', name: item.name ?? '', arguments: item.arguments ?? '', ...id };
+    case 'custom_tool_call':
+      return { type: 'custom_tool_call', call_id: item.call_id ?? '', name: item.name ?? '', input: item.input ?? '', ...id };
+    default:
+      return undefined; // web_search_call and friends have no neutral form yet
+  }
+}
+
+/** response.failed / error event codes -> failure (reference: providers-and-streaming.md §3). */
+export function responsesFailure(code: string | undefined, message: string): WireStreamError {
+  const text = message || 'response.failed event received';
+  if (code === 'context_length_exceeded' || isContextLengthMessage(text)) {
+    return new WireStreamError({ kind: 'context_length', retryable: false, message: text });
+  }
+  if (code === 'insufficient_quota' || code === 'usage_not_included') {
+    return new WireStreamError({ kind: 'quota', retryable: false, message: text });
+  }
+  if (code === 'invalid_prompt' || code === 'bio_policy' || code === 'cyber_policy' || code === 'misalignment_policy_violation') {
+    return new WireStreamError({ kind: 'bad_request', retryable: false, message: text });
+  }
+  if (code === 'server_is_overloaded' || code === 'slow_down') {
+    return new WireStreamError({
+      kind: 'server',
+      retryable: false,
+      message: 'Selected model is at capacity. Please try a different model.',
+    });
+  }
+  const delayMs = code === 'rate_limit_exceeded' ? retryAfterFromText(text) : undefined;
+  return new WireStreamError({
+    kind: code === 'rate_limit_exceeded' ? 'rate_limit' : 'stream',
+    retryable: true,
+    message: text,
+    ...(delayMs !== undefined ? { delayMs } : {}),
+  });
+}
+
+function pushEvent(state: ResponsesParserState, event: ResponseStreamEvent): ModelEvent[] {
+  switch (event.type) {
+    case 'response.created':
+      return [{ type: 'created', response_id: event.response.id }];
+    case 'response.output_item.added': {
+      const item = event.item as OutputItem;
+      if ((item.type === 'function_call' || item.type === 'custom_tool_call') && item.call_id) {
+        if (item.id) state.callIdByItemId.set(item.id, item.call_id);
+        const kind = item.type === 'function_call' ? 'function' : 'custom';
+        return [{ type: 'tool_call_started', call_id: item.call_id, name: item.name ?? '', kind }];
+      }
+      return [];
+    }
+    case 'response.output_text.delta':
+      return [{ type: 'text_delta', delta: event.delta }];
+    case 'response.reasoning_summary_text.delta':
+      return [{ type: 'reasoning_delta', delta: event.delta, summary: true }];
+    case 'response.reasoning_text.delta':
+      return [{ type: 'reasoning_delta', delta: event.delta, summary: false }];
+    case 'response.function_call_arguments.delta':
+    case 'response.custom_tool_call_input.delta': {
+      const callId = state.callIdByItemId.get(event.item_id);
+      return callId ? [{ type: 'tool_call_delta', call_id: callId, delta: event.delta }] : [];
+    }
+    case 'response.output_item.done': {
+      const item = neutralItem(event.item as OutputItem);
+      if (!item) return [];
+      if (item.type === 'function_call' || item.type === 'custom_tool_call') state.sawToolCall = true;
+      return [{ type: 'item_done', item }];
+    }
+    case 'response.completed': {
+      const usage = mapResponsesUsage(event.response.usage);
+      return [
+        {
+          type: 'completed',
+          stop_reason: state.sawToolCall ? 'tool_use' : 'end_turn',
+          response_id: event.response.id,
+          ...(usage ? { usage } : {}),
+        },
+      ];
+    }
+    case 'response.failed': {
+      const error = event.response.error;
+      throw responsesFailure(error?.code ?? undefined, error?.message ?? '');
+    }
+    case 'response.incomplete': {
+      const reason = event.response.incomplete_details?.reason ?? 'unknown';
+      // Deterministic (token limit, content filter): another attempt would end the same way.
+      throw new WireStreamError({
+        kind: 'stream',
+        retryable: false,
+        message: `Incomplete response returned, reason: ${reason}`,
+      });
+    }
+    case 'error':
+      throw responsesFailure(event.code ?? undefined, event.message);
+    default:
+      return [];
+  }
+}
+
+export function createResponsesParser(): WireStreamParser {
+  const state: ResponsesParserState = { callIdByItemId: new Map(), sawToolCall: false };
+  return {
+    push(message: EventSourceMessage): ModelEvent[] {
+      const event = parseJsonData<ResponseStreamEvent>(message.data);
+      if (!event || typeof event.type !== 'string') return [];
+      return pushEvent(state, event);
+    },
+    end(): ModelEvent[] {
+      throw new WireStreamError({ kind: 'stream', retryable: true, message: 'stream closed before response.completed' });
+    },
+  };
+}
+
+export const responsesAdapter: WireAdapter = {
+  wire: 'responses',
+  path: '/responses',
+  buildBody: buildResponsesBody,
+  createParser: () => createResponsesParser(),
+};

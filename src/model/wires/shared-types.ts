@@ -1,0 +1,15 @@
+// Re-exports so wire files import neutral types from one place.
+export type {
+  ContentPart,
+  ConversationItem,
+  CustomToolDefinition,
+  FunctionToolDefinition,
+  JsonSchema,
+  ModelEvent,
+  ReasoningItem,
+  StopReason,
+  TokenUsage,
+  ToolDefinition,
+  ToolOutput,
+} from '../../protocol/index.js';
+export type { ModelRequest } from '../types.js';
