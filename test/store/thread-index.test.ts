@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistantText, userText } from '../../src/protocol/index.js';
+import {
+  RolloutWriter,
+  SCHEMA_VERSION,
+  newThreadId,
+  openIndex,
+  reindex,
+  responseItemRecord,
+  stateDbPath,
+  tokenCountRecord,
+  turnContextRecord,
+  userMessageEventRecord,
+  type ThreadIndex,
+} from '../../src/store/index.js';
+
+let home: string;
+let index: ThreadIndex | undefined;
+beforeEach(() => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'rig-index-'));
+});
+afterEach(() => {
+  index?.close();
+  index = undefined;
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+function writeThread(options: { cwd?: string; prompt?: string; now?: Date; model?: string } = {}): { id: string; path: string } {
+  const id = newThreadId(options.now?.getTime());
+  const writer = RolloutWriter.create({
+    home,
+    threadId: id,
+    now: options.now,
+    meta: { cwd: options.cwd ?? '/repo', originator: 'rig', cli_version: '0.1.0', model: 'gpt-5', model_provider: 'openai', harness: 'codex', git: { branch: 'main', commit_hash: 'a'.repeat(40) } },
+  });
+  writer.append(turnContextRecord({ cwd: options.cwd ?? '/repo', model: options.model ?? 'gpt-5' }));
+  writer.append(responseItemRecord(userText('# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nbe nice\n</INSTRUCTIONS>')));
+  writer.append(responseItemRecord(userText(`  ${options.prompt ?? 'fix the bug'}  \n`)));
+  writer.append(responseItemRecord(assistantText('done')));
+  const usage = { input_tokens: 100, cached_input_tokens: 40, cache_write_input_tokens: 0, output_tokens: 7, reasoning_output_tokens: 3 };
+  writer.append(tokenCountRecord(usage, usage));
+  writer.close();
+  return { id, path: writer.path };
+}
+
+describe('thread index', () => {
+  it('builds itself from rollouts on first open and lists newest first', async () => {
+    const a = writeThread({ prompt: 'first thing', now: new Date(2026, 0, 1) });
+    const b = writeThread({ prompt: 'second thing', cwd: '/other', now: new Date(2026, 0, 2) });
+    fs.utimesSync(a.path, new Date(2026, 0, 1), new Date(2026, 0, 1));
+    fs.utimesSync(b.path, new Date(2026, 0, 2), new Date(2026, 0, 2));
+    index = await openIndex(home);
+    expect(fs.existsSync(stateDbPath(home))).toBe(true);
+    const rows = index.listThreads();
+    expect(rows.map((r) => r.id)).toEqual([b.id, a.id]);
+    expect(rows[1]).toMatchObject({
+      title: 'first thing',
+      cwd: '/repo',
+      model: 'gpt-5',
+      modelProvider: 'openai',
+      harness: 'codex',
+      archived: false,
+      gitBranch: 'main',
+      usage: { input_tokens: 100, cached_input_tokens: 40, output_tokens: 7, reasoning_output_tokens: 3 },
+    });
+    expect(rows[1]!.createdAt).toBe(new Date(2026, 0, 1).getTime());
+    expect(index.listThreads({ cwd: '/other' }).map((r) => r.id)).toEqual([b.id]);
+    expect(index.latestThread({ cwd: '/repo' })?.id).toBe(a.id);
+    expect(index.listThreads({ limit: 1 })).toHaveLength(1);
+    const db = new Database(stateDbPath(home));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('prefers the typed prompt recorded as an event for the title', async () => {
+    const id = newThreadId();
+    const w = RolloutWriter.create({ home, threadId: id, meta: { cwd: '/r', originator: 'rig', cli_version: '0' } });
+    w.append(userMessageEventRecord('what the user typed'));
+    w.append(responseItemRecord(userText('<environment_context>\n</environment_context>')));
+    w.close();
+    index = await openIndex(home);
+    expect(index.findThread(id)?.title).toBe('what the user typed');
+  });
+
+  it('finds by id and unique prefix, and rejects an ambiguous prefix', async () => {
+    const a = writeThread();
+    const b = writeThread();
+    index = await openIndex(home);
+    expect(index.findThread(a.id)?.id).toBe(a.id);
+    expect(index.findThread(a.id.slice(0, 30))?.id).toBe(a.id);
+    expect(index.findThread('ffffffff')).toBeUndefined();
+    const common = commonPrefix(a.id, b.id);
+    if (common.length > 0) expect(() => index!.findThread(common)).toThrow(/several threads/);
+  });
+
+  it('archives by moving the rollout, hides it from the default list, and restores it', async () => {
+    const a = writeThread({ now: new Date(2026, 4, 6) });
+    index = await openIndex(home);
+    const archived = index.setArchived(a.id, true);
+    expect(archived.archived).toBe(true);
+    expect(archived.rolloutPath).toBe(path.join(home, 'archived_sessions', path.basename(a.path)));
+    expect(fs.existsSync(a.path)).toBe(false);
+    expect(index.listThreads()).toEqual([]);
+    expect(index.listThreads({ all: true }).map((r) => r.id)).toEqual([a.id]);
+    expect(index.listThreads({ archivedOnly: true }).map((r) => r.id)).toEqual([a.id]);
+    const restored = index.setArchived(a.id, false);
+    expect(restored.archived).toBe(false);
+    expect(restored.rolloutPath).toBe(a.path);
+    expect(index.listThreads().map((r) => r.id)).toEqual([a.id]);
+  });
+
+  it('deletes the row and the rollout file', async () => {
+    const a = writeThread();
+    index = await openIndex(home);
+    expect(index.deleteThread(a.id)).toBe(true);
+    expect(fs.existsSync(a.path)).toBe(false);
+    expect(index.listThreads({ all: true })).toEqual([]);
+    expect(index.deleteThread(a.id)).toBe(false);
+  });
+
+  it('repairs itself when the database is deleted, a rollout grows, or a file disappears', async () => {
+    const a = writeThread({ prompt: 'alpha' });
+    index = await openIndex(home);
+    expect(index.listThreads()).toHaveLength(1);
+    index.close();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(stateDbPath(home) + suffix, { force: true });
+
+    index = await openIndex(home);
+    expect(index.listThreads().map((r) => r.title)).toEqual(['alpha']);
+
+    // Resumed elsewhere with a new model: the row follows the file.
+    const w = RolloutWriter.open({ path: a.path });
+    w.append(turnContextRecord({ cwd: '/repo', model: 'o3' }));
+    w.close();
+    fs.utimesSync(a.path, new Date(), new Date(Date.now() + 5000));
+    expect(index.findThread(a.id)?.model).toBe('o3');
+
+    const b = writeThread({ prompt: 'beta' });
+    expect(index.listThreads().map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+    fs.rmSync(b.path);
+    expect(index.listThreads().map((r) => r.id)).toEqual([a.id]);
+  });
+
+  it('rebuilds a corrupt database file', async () => {
+    writeThread();
+    fs.writeFileSync(stateDbPath(home), 'this is not sqlite'.repeat(100));
+    index = await openIndex(home);
+    expect(index.notices.join('\n')).toMatch(/not a valid database/);
+    expect(index.listThreads()).toHaveLength(1);
+  });
+
+  it('reindex rebuilds every row from the rollouts', async () => {
+    writeThread();
+    writeThread();
+    index = await openIndex(home);
+    index.listThreads();
+    index.close();
+    const db = new Database(stateDbPath(home));
+    db.exec("UPDATE threads SET title = 'garbage'");
+    db.close();
+    const result = await reindex(home);
+    expect(result.added).toBe(2);
+    index = await openIndex(home);
+    expect(index.listThreads().map((r) => r.title)).toEqual(['fix the bug', 'fix the bug']);
+  });
+
+  it('migrates a version-0 database and refuses a newer one', async () => {
+    fs.mkdirSync(home, { recursive: true });
+    const db = new Database(stateDbPath(home));
+    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    db.close();
+    writeThread();
+    index = await openIndex(home);
+    expect(index.listThreads()).toHaveLength(1);
+    index.close();
+    index = undefined;
+    const check = new Database(stateDbPath(home));
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    check.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    check.close();
+    await expect(openIndex(home)).rejects.toThrow(/newer rig.*rig sessions reindex/);
+  });
+
+  it('upsertThread records the engine’s view and skips re-parsing an unchanged file', async () => {
+    const a = writeThread();
+    index = await openIndex(home);
+    index.upsertThread({ id: a.id, rolloutPath: a.path, title: 'custom name' });
+    expect(index.listThreads()[0]?.title).toBe('custom name');
+  });
+});
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
