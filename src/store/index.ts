@@ -8,6 +8,7 @@ export * from './git-info.js';
 export * from './rollout-writer.js';
 export * from './rollout-reader.js';
 export * from './rollout-records.js';
+export * from './rollout-recorder.js';
 export * from './reconstruct.js';
 export * from './scan.js';
 export * from './index-schema.js';

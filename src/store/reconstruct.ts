@@ -1,5 +1,6 @@
 // Rebuilds a thread's state from its rollout records (resume, fork, index backfill).
 import type { ConversationItem, TokenUsage } from '../protocol/index.js';
+import { TURN_END_EVENT_TYPES } from './rollout-recorder.js';
 import type {
   ModelResponsePayload,
   RolloutRecord,
@@ -56,6 +57,9 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
         if (payload.type === 'token_count') {
           const info = (payload as { info?: { total_token_usage?: TokenUsage } | null }).info;
           if (info?.total_token_usage) totalUsage = info.total_token_usage;
+        } else if (TURN_END_EVENT_TYPES.has(payload.type)) {
+          const usage = (payload as { usage?: TokenUsage }).usage;
+          if (usage) totalUsage = usage;
         } else if (payload.type === 'thread_rolled_back') {
           const n = Number((payload as { num_turns?: unknown }).num_turns);
           if (Number.isInteger(n) && n > 0 && turnStarts.length > 0) {
@@ -127,6 +131,9 @@ export function summarizeRollout(records: readonly RolloutRecord[]): RolloutSumm
         eventTitle = p.message;
       } else if (p.type === 'token_count' && p.info?.total_token_usage) {
         usage = p.info.total_token_usage;
+      } else if (TURN_END_EVENT_TYPES.has(p.type)) {
+        const turnUsage = (p as { usage?: TokenUsage }).usage;
+        if (turnUsage) usage = turnUsage;
       }
     } else if (record.type === 'response_item' && itemTitle === undefined) {
       const item = record.payload;

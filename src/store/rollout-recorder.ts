@@ -1,0 +1,77 @@
+// Persists what a thread reports (core's ThreadRecorder interface, matched structurally so the
+// store does not import core) as rollout records.
+import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
+import { modelResponseRecord, responseItemRecord, turnContextRecord } from './rollout-records.js';
+import type { RolloutWriter } from './rollout-writer.js';
+
+export type TurnEndStatus = 'completed' | 'failed' | 'interrupted';
+
+const TURN_END_EVENT: Record<TurnEndStatus, string> = {
+  completed: 'turn_complete',
+  failed: 'turn_failed',
+  interrupted: 'turn_aborted',
+};
+
+export interface RolloutRecorderOptions {
+  /** Keep streaming deltas in model_response records (bigger files, exact streaming replays). */
+  keepDeltas?: boolean;
+  /** Called after each flush (turn end), e.g. to update the thread index. */
+  onFlush?: () => void;
+  /** fsync at flush; off by default (writes already survive a process crash). */
+  durable?: boolean;
+}
+
+export class RolloutRecorder {
+  constructor(
+    readonly writer: RolloutWriter,
+    private readonly options: RolloutRecorderOptions = {},
+  ) {}
+
+  get path(): string {
+    return this.writer.path;
+  }
+
+  item(item: ConversationItem): void {
+    this.writer.append(responseItemRecord(item));
+  }
+
+  turnStarted(context: { turn_id: string; cwd: string; model: string; approval_policy?: string; sandbox_mode?: string; harness?: string }): void {
+    const { sandbox_mode, ...rest } = context;
+    this.writer.append(turnContextRecord({ ...rest, ...(sandbox_mode !== undefined ? { sandbox_policy: sandbox_mode } : {}) }));
+  }
+
+  /** `usage` is the thread's cumulative usage; the index reads token totals from it. */
+  turnEnded(outcome: { turn_id: string; status: TurnEndStatus; usage: TokenUsage; error?: string }): void {
+    this.writer.append({
+      type: 'event_msg',
+      payload: {
+        type: TURN_END_EVENT[outcome.status],
+        turn_id: outcome.turn_id,
+        usage: outcome.usage,
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      },
+    });
+  }
+
+  modelResponse(step: { turn_id: string; step: number; events: ModelEvent[] }): void {
+    this.writer.append(
+      modelResponseRecord({ events: step.events, turnId: step.turn_id, step: step.step, keepDeltas: this.options.keepDeltas ?? false }),
+    );
+  }
+
+  compacted(record: { summary: string; replacement: ConversationItem[] }): void {
+    this.writer.append({ type: 'compacted', payload: { message: record.summary, replacement_history: record.replacement } });
+  }
+
+  flush(): void {
+    if (this.options.durable) this.writer.flush();
+    this.options.onFlush?.();
+  }
+
+  close(): void {
+    this.writer.close();
+  }
+}
+
+/** event_msg types whose `usage` field carries the thread's cumulative usage. */
+export const TURN_END_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(TURN_END_EVENT));
