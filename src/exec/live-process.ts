@@ -1,0 +1,101 @@
+// One shape for a running child, whether it talks through pipes or a pseudo-terminal, so the
+// one-shot runner and the unified-exec sessions share a single implementation of waiting, killing
+// and exit-code mapping.
+import { constants as osConstants } from 'node:os';
+
+export interface ExitStatus {
+  /** Exit code when the process exited normally. */
+  code: number | null;
+  /** Terminating signal when the process was killed by one. */
+  signal: NodeJS.Signals | null;
+}
+
+/** Lets the sandbox room put a wrapper (bwrap, sandbox-exec) in front of the command. */
+export type ArgvWrapper = (argv: string[]) => string[];
+
+export interface StartOptions {
+  /** Program and arguments; `argv[0]` is looked up on PATH. */
+  argv: string[];
+  cwd: string;
+  /** Full environment for the child (nothing else is inherited). Default: `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Applied to `argv` just before spawning. */
+  wrap?: ArgvWrapper;
+  /**
+   * Pipes only: `'ignore'` (default) connects stdin to /dev/null; `'pipe'` keeps it open for
+   * `write`. Ignored when `input` is given.
+   */
+  stdin?: 'ignore' | 'pipe';
+  /** Pipes only: written to stdin, which is then closed. */
+  input?: string | Uint8Array;
+  /** How long to wait for the output pipes to close after the process exited. Default 2000. */
+  drainTimeoutMs?: number;
+  /** PTY size. */
+  cols?: number;
+  rows?: number;
+}
+
+export interface LiveProcess {
+  /** Pid of the child, which is also its process group id. */
+  readonly pid: number;
+  readonly tty: boolean;
+  /** Whether `write` can reach the child. */
+  readonly stdinOpen: boolean;
+  /** Set as soon as the child itself exited (its output may still be draining). */
+  readonly exitStatus: ExitStatus | null;
+  /** True once `done` has resolved. */
+  readonly finished: boolean;
+  /** Resolves after the child exited and its output was drained (or the drain timed out). */
+  readonly done: Promise<ExitStatus>;
+  /** Resolves when the child itself exited. */
+  readonly exited: Promise<ExitStatus>;
+  /** Subscribe to output bytes (stdout and stderr interleaved); returns an unsubscribe function. */
+  onOutput(listener: (chunk: Buffer) => void): () => void;
+  /** Write to the child's stdin; rejects when stdin is closed. */
+  write(data: string | Uint8Array): Promise<void>;
+  closeStdin(): void;
+  /** Terminate the whole process group: SIGTERM, then SIGKILL after `graceMs`. */
+  terminate(graceMs?: number): Promise<void>;
+}
+
+/** Exit code of a timed-out command, as `timeout(1)` reports it. */
+export const TIMEOUT_EXIT_CODE = 124;
+const SIGNAL_EXIT_BASE = 128;
+
+export function signalNumber(signal: NodeJS.Signals): number {
+  return (osConstants.signals as Record<string, number | undefined>)[signal] ?? 0;
+}
+
+export function signalName(num: number): NodeJS.Signals | null {
+  for (const [name, value] of Object.entries(osConstants.signals)) {
+    if (value === num) return name as NodeJS.Signals;
+  }
+  return null;
+}
+
+/** Shell conventions: timed out → 124; killed by a signal → 128 + signal; else the exit code. */
+export function mapExitCode(status: ExitStatus, timedOut: boolean): number {
+  if (timedOut) return TIMEOUT_EXIT_CODE;
+  if (status.signal) return SIGNAL_EXIT_BASE + signalNumber(status.signal);
+  return status.code ?? -1;
+}
+
+/** Listener fan-out that never lets one throwing listener starve the others. */
+export class OutputFanout {
+  private listeners = new Set<(chunk: Buffer) => void>();
+
+  add(listener: (chunk: Buffer) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(chunk: Buffer): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(chunk);
+      } catch {
+        // A consumer's bug must not break output capture for the others.
+      }
+    }
+  }
+}

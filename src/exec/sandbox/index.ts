@@ -1,0 +1,171 @@
+// Wrapping a command for the platform sandbox. The process layer spawns whatever argv comes back
+// (with the extra env merged in) and calls `cleanup` once the process has exited. When the sandbox
+// cannot run here, wrapping throws instead of handing back the bare command: a command meant to be
+// sandboxed never runs unsandboxed by accident.
+import { claimPlaceholders, buildBwrapInvocation } from './bwrap.js';
+import { bwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
+import type { SandboxPolicy } from './policy.js';
+import { buildSeatbeltArgs } from './seatbelt.js';
+import { networkOffSeccompFile, type SeccompFile } from './seccomp.js';
+
+export type SandboxBackend = 'bwrap' | 'seatbelt' | 'none';
+
+export interface WrappedCommand {
+  argv: string[];
+  sandboxed: boolean;
+  backend: SandboxBackend;
+  /** Variables to add to the child's environment (tells tools they are sandboxed / offline). */
+  env: Record<string, string>;
+  /** Call after the process exited (removes bwrap mount-point placeholders). Idempotent. */
+  cleanup: () => void;
+}
+
+export interface WrapOptions {
+  /** Diagnosis to trust instead of probing this machine (tests, `rig doctor`). */
+  diagnosis?: () => BwrapDiagnosis;
+  /** The command runs on a private PTY: keep it attached to that terminal (no --new-session). */
+  tty?: boolean;
+  /** Seccomp program for network-off runs; `null` disables it (tests of the namespace alone). */
+  seccomp?: () => SeccompFile | undefined | null;
+}
+
+export class SandboxUnavailableError extends Error {
+  override name = 'SandboxUnavailableError';
+  constructor(
+    message: string,
+    readonly backend: SandboxBackend,
+    readonly fix: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The descriptor the seccomp program is opened on by the small sh trampoline. */
+const SECCOMP_FD = 3;
+
+const noCleanup = (): void => {};
+
+/** The backend this platform uses for a restricted policy. */
+export function defaultBackend(platform: NodeJS.Platform = process.platform): SandboxBackend {
+  if (platform === 'linux') return 'bwrap';
+  if (platform === 'darwin') return 'seatbelt';
+  return 'none';
+}
+
+/**
+ * Wrap `argv` (run in `cwd`) for `policy`. danger-full-access runs the command as is. Throws
+ * SandboxUnavailableError when the policy needs a sandbox and the backend cannot provide one.
+ */
+export function wrapCommand(
+  policy: SandboxPolicy,
+  argv: string[],
+  cwd: string,
+  platform: NodeJS.Platform = process.platform,
+  backend: SandboxBackend = defaultBackend(platform),
+  options: WrapOptions = {},
+): WrappedCommand {
+  if (policy.mode === 'danger-full-access') {
+    return { argv, sandboxed: false, backend: 'none', env: {}, cleanup: noCleanup };
+  }
+  const env: Record<string, string> = policy.networkAccess
+    ? {}
+    : { RIG_SANDBOX_NETWORK_DISABLED: '1', CODEX_SANDBOX_NETWORK_DISABLED: '1' };
+  if (backend === 'seatbelt') {
+    return {
+      argv: buildSeatbeltArgs(policy, argv, cwd),
+      sandboxed: true,
+      backend,
+      env: { ...env, RIG_SANDBOX: 'seatbelt', CODEX_SANDBOX: 'seatbelt' },
+      cleanup: noCleanup,
+    };
+  }
+  if (backend === 'bwrap') return wrapWithBwrap(policy, argv, cwd, env, options);
+  throw new SandboxUnavailableError(
+    `No sandbox is available on ${platform} for sandbox_mode "${policy.mode}"; the command was not run.`,
+    backend,
+    'Run with --sandbox danger-full-access only if you accept commands running without restrictions.',
+  );
+}
+
+function wrapWithBwrap(
+  policy: SandboxPolicy,
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+  options: WrapOptions,
+): WrappedCommand {
+  const diagnosis = (options.diagnosis ?? bwrapDiagnosis)();
+  if (!diagnosis.ok) {
+    throw new SandboxUnavailableError(
+      `The sandbox (bubblewrap) is unavailable, so the command was not run: ${diagnosis.reason}\nFix: ${diagnosis.fix}`,
+      'bwrap',
+      diagnosis.fix,
+    );
+  }
+  const seccomp = policy.networkAccess ? undefined : (options.seccomp ?? networkOffSeccompFile)() ?? undefined;
+  const invocation = buildBwrapInvocation(policy, argv, cwd, {
+    disableUserns: diagnosis.supportsDisableUserns,
+    mountProc: diagnosis.mountProc,
+    newSession: options.tty !== true,
+    ...(seccomp ? { seccompFd: SECCOMP_FD, seccompDir: seccomp.dir } : {}),
+  });
+  // bwrap reads the filter from a descriptor; a one-line sh opens it, so the process layer (pipes
+  // or a PTY, which cannot pass extra descriptors) needs no special support.
+  const wrapped = seccomp
+    ? ['/bin/sh', '-c', `exec ${SECCOMP_FD}<"$0" && exec "$@"`, seccomp.file, diagnosis.bwrapPath, ...invocation.args]
+    : [diagnosis.bwrapPath, ...invocation.args];
+  return {
+    argv: wrapped,
+    sandboxed: true,
+    backend: 'bwrap',
+    env: { ...env, RIG_SANDBOX: 'bwrap' },
+    cleanup: claimPlaceholders(invocation.placeholders),
+  };
+}
+
+const DENIAL_KEYWORDS = [
+  'operation not permitted',
+  'permission denied',
+  'read-only file system',
+  'seccomp',
+  'sandbox',
+  'landlock',
+  'failed to write file',
+  // Network off: resolution and connection failures.
+  'network is unreachable',
+  'could not resolve host',
+  'temporary failure in name resolution',
+  'name or service not known',
+  'getaddrinfo enotfound',
+  'getaddrinfo eai_again',
+];
+
+const SIGSYS_EXIT = 128 + 31;
+
+/**
+ * Did a sandboxed command fail because of the sandbox (so an escalated retry could help)? Exit codes
+ * 2, 126 and 127 without a telltale message are ordinary failures (usage, not executable, not found).
+ */
+export function isLikelySandboxDenial(exitCode: number | null, output: string): boolean {
+  if (exitCode === 0) return false;
+  const lower = output.toLowerCase();
+  if (DENIAL_KEYWORDS.some((keyword) => lower.includes(keyword))) return true;
+  return exitCode === SIGSYS_EXIT;
+}
+
+export { bwrapDiagnosis, diagnoseBwrap, findBwrap, resetBwrapDiagnosis } from './detect.js';
+export type { BwrapDiagnosis, DiagnoseOptions, ProbeResult } from './detect.js';
+export { buildBwrapArgs, type BwrapOptions } from './bwrap.js';
+export { buildSeatbeltArgs, buildSeatbeltProfile, SANDBOX_EXEC } from './seatbelt.js';
+export {
+  PROTECTED_NAMES,
+  SANDBOX_MODES,
+  SandboxPolicyError,
+  isSandboxMode,
+  needsSandbox,
+  resolveSandboxPolicy,
+} from './policy.js';
+export type { SandboxMode, SandboxPolicy, SandboxSettings, WritableRoot } from './policy.js';
+export { canWritePath, checkWrite, explainWriteDenied, resolveWriteTarget } from './writable.js';
+export type { WriteCheck, WriteCheckOptions } from './writable.js';
+export { sandboxDoctorReport } from './doctor.js';
