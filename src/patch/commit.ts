@@ -1,0 +1,296 @@
+// THE file-change engine: every edit tool of every harness ends here. A change set is applied
+// all-or-nothing: every path is checked first, all new contents are staged in temp files next
+// to their targets, then everything is renamed into place; any failure undoes what was done,
+// so the tree is left as it was.
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { FileEdit } from '../tools/spec.js';
+import { summarizeEdits, type ChangeSummary } from './summary.js';
+
+export interface CommitOptions {
+  /** Sandbox check; asked for the path as given and for its symlink-resolved target. */
+  canWrite?: (absolutePath: string) => boolean;
+  /** How paths appear in the summary (e.g. relative to the working directory). */
+  displayPath?: (absolutePath: string) => string;
+}
+
+export class FileCommitError extends Error {
+  override name = 'FileCommitError';
+  constructor(
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface WriteStep {
+  kind: 'write';
+  /** Path as the edit named it (for messages). */
+  path: string;
+  /** Where the bytes go: the path with symlinks resolved. */
+  target: string;
+  content: string;
+  /** Permission bits of the file being replaced, kept on the new file. */
+  mode: number | undefined;
+  existed: boolean;
+  dirsToCreate: string[];
+  temp?: string;
+  backup?: string;
+  done?: boolean;
+}
+
+interface RemoveStep {
+  kind: 'remove';
+  path: string;
+  /** The directory entry to remove (the link itself when the path is a symlink). */
+  target: string;
+  backup?: string;
+  done?: boolean;
+}
+
+type Step = WriteStep | RemoveStep;
+
+/**
+ * Applies `edits` atomically. Resolves with the summary; rejects with FileCommitError (and no
+ * change on disk) when any edit cannot be applied.
+ */
+export async function commitFileEdits(edits: readonly FileEdit[], options: CommitOptions = {}): Promise<{ summary: ChangeSummary }> {
+  let steps: Step[] = [];
+  const createdDirs: string[] = [];
+  try {
+    steps = await planSteps(edits, options.canWrite ?? (() => true));
+    for (const step of steps) if (step.kind === 'write') await stage(step, createdDirs);
+    for (const step of steps) await perform(step);
+  } catch (error) {
+    const problems = await rollBack(steps, createdDirs);
+    const message = error instanceof FileCommitError ? error.message : String((error as Error).message ?? error);
+    const outcome = problems.length === 0
+      ? 'No files were changed.'
+      : `Restoring the previous state also failed, check these paths by hand:\n${problems.join('\n')}`;
+    throw new FileCommitError(`${message}\n${outcome}`, error instanceof FileCommitError ? error.path : undefined);
+  }
+  for (const step of steps) if (step.backup) await fsp.rm(step.backup, { force: true }).catch(() => undefined);
+  return { summary: summarizeEdits(edits, options.displayPath) };
+}
+
+async function planSteps(edits: readonly FileEdit[], canWrite: (abs: string) => boolean): Promise<Step[]> {
+  const steps: Step[] = [];
+  const seen = new Set<string>();
+  const claim = (name: string, resolved: string): void => {
+    if (seen.has(resolved)) throw new FileCommitError(`More than one edit targets ${name}; combine them into one edit`, name);
+    seen.add(resolved);
+  };
+  for (const edit of edits) {
+    if (!path.isAbsolute(edit.path) || (edit.moveTo !== undefined && !path.isAbsolute(edit.moveTo))) {
+      throw new FileCommitError(`Edit paths must be absolute, got ${edit.moveTo ?? edit.path}`, edit.path);
+    }
+    const source = path.resolve(edit.path);
+    if (edit.kind === 'add') {
+      const write = await planWrite(source, requireContent(edit), canWrite);
+      claim(source, write.target);
+      steps.push(write);
+      continue;
+    }
+    await checkExistingFile(source, edit);
+    if (edit.kind === 'delete') {
+      const remove = await planRemove(source, canWrite);
+      claim(source, remove.target);
+      steps.push(remove);
+      continue;
+    }
+    const destination = edit.moveTo === undefined ? source : path.resolve(edit.moveTo);
+    const write = await planWrite(destination, requireContent(edit), canWrite);
+    if (destination === source) {
+      claim(source, write.target);
+      steps.push(write);
+      continue;
+    }
+    const remove = await planRemove(source, canWrite);
+    claim(source, remove.target);
+    // A destination that is the source under another name (a symlink to it) is just a rewrite.
+    if (write.target !== remove.target && write.target !== (await realpathOrSelf(remove.target))) {
+      claim(destination, write.target);
+      steps.push(write, remove);
+    } else {
+      steps.push(write);
+    }
+  }
+  return steps;
+}
+
+function requireContent(edit: FileEdit): string {
+  if (typeof edit.content !== 'string') {
+    throw new FileCommitError(`The ${edit.kind} edit of ${edit.path} has no new content`, edit.path);
+  }
+  return edit.content;
+}
+
+async function checkExistingFile(file: string, edit: FileEdit): Promise<void> {
+  const verb = edit.kind === 'delete' ? 'delete' : 'update';
+  const stat = await fsp.stat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+    throw new FileCommitError(`Cannot ${verb} ${file}: ${error.message}`, file);
+  });
+  if (!stat) throw new FileCommitError(`Cannot ${verb} ${file}: it does not exist`, file);
+  if (stat.isDirectory()) throw new FileCommitError(`Cannot ${verb} ${file}: it is a directory`, file);
+  if (!stat.isFile()) throw new FileCommitError(`Cannot ${verb} ${file}: it is not a regular file`, file);
+  if (edit.expectedContent === undefined) return;
+  const current = await fsp.readFile(file, 'utf8').catch((error: Error) => {
+    throw new FileCommitError(`Cannot ${verb} ${file}: ${error.message}`, file);
+  });
+  if (current !== edit.expectedContent) {
+    throw new FileCommitError(`${file} changed on disk after the edit was prepared; read it again and redo the edit`, file);
+  }
+}
+
+async function planWrite(file: string, content: string, canWrite: (abs: string) => boolean): Promise<WriteStep> {
+  const link = await fsp.lstat(file).catch(() => undefined);
+  if (link) {
+    let target = file;
+    if (link.isSymbolicLink()) {
+      target = await fsp.realpath(file).catch(() => {
+        throw new FileCommitError(`Cannot write ${file}: it is a symbolic link whose target does not exist`, file);
+      });
+    }
+    const stat = await fsp.stat(target);
+    if (stat.isDirectory()) throw new FileCommitError(`Cannot write ${file}: it is a directory`, file);
+    if (!stat.isFile()) throw new FileCommitError(`Cannot write ${file}: it is not a regular file`, file);
+    checkWritable(file, target, canWrite);
+    return { kind: 'write', path: file, target, content, mode: stat.mode & 0o7777, existed: true, dirsToCreate: [] };
+  }
+  // A new file: resolve the nearest existing ancestor, so a symlinked directory cannot carry
+  // the write somewhere the sandbox would refuse.
+  const missing: string[] = [path.basename(file)];
+  let ancestor = path.dirname(file);
+  for (;;) {
+    const stat = await fsp.stat(ancestor).catch(() => undefined);
+    if (stat) {
+      if (!stat.isDirectory()) {
+        throw new FileCommitError(`Cannot write ${file}: ${ancestor} is not a directory`, file);
+      }
+      break;
+    }
+    const parent = path.dirname(ancestor);
+    if (parent === ancestor) break;
+    missing.unshift(path.basename(ancestor));
+    ancestor = parent;
+  }
+  const realAncestor = await realpathOrSelf(ancestor);
+  const target = path.join(realAncestor, ...missing);
+  checkWritable(file, target, canWrite);
+  const dirsToCreate: string[] = [];
+  let dir = realAncestor;
+  for (const name of missing.slice(0, -1)) {
+    dir = path.join(dir, name);
+    dirsToCreate.push(dir);
+  }
+  return { kind: 'write', path: file, target, content, mode: undefined, existed: false, dirsToCreate };
+}
+
+async function planRemove(file: string, canWrite: (abs: string) => boolean): Promise<RemoveStep> {
+  const target = path.join(await realpathOrSelf(path.dirname(file)), path.basename(file));
+  checkWritable(file, target, canWrite);
+  return { kind: 'remove', path: file, target };
+}
+
+function checkWritable(file: string, target: string, canWrite: (abs: string) => boolean): void {
+  if (!canWrite(file)) {
+    throw new FileCommitError(`Cannot write ${file}: the sandbox policy does not allow writing there`, file);
+  }
+  if (target !== file && !canWrite(target)) {
+    throw new FileCommitError(
+      `Cannot write ${file}: it resolves through a symbolic link to ${target}, where the sandbox policy does not allow writing`,
+      file,
+    );
+  }
+}
+
+async function realpathOrSelf(file: string): Promise<string> {
+  return fsp.realpath(file).catch(() => file);
+}
+
+function sibling(file: string, purpose: 'tmp' | 'bak'): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.rig-${purpose}-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+async function stage(step: WriteStep, createdDirs: string[]): Promise<void> {
+  for (const dir of step.dirsToCreate) {
+    try {
+      await fsp.mkdir(dir);
+      createdDirs.push(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new FileCommitError(`Failed to create parent directories for ${step.path}: ${(error as Error).message}`, step.path);
+      }
+    }
+  }
+  const temp = sibling(step.target, 'tmp');
+  try {
+    await fsp.writeFile(temp, step.content, { flag: 'wx', mode: step.mode ?? 0o666 });
+    step.temp = temp;
+    // The process umask applies at creation; the replaced file's exact bits are restored.
+    if (step.mode !== undefined) await fsp.chmod(temp, step.mode);
+  } catch (error) {
+    await fsp.rm(temp, { force: true }).catch(() => undefined);
+    step.temp = undefined;
+    throw new FileCommitError(`Failed to write file ${step.path}: ${(error as Error).message}`, step.path);
+  }
+}
+
+async function perform(step: Step): Promise<void> {
+  if (step.kind === 'remove') {
+    const backup = sibling(step.target, 'bak');
+    try {
+      await fsp.rename(step.target, backup);
+    } catch (error) {
+      throw new FileCommitError(`Failed to delete file ${step.path}: ${(error as Error).message}`, step.path);
+    }
+    step.backup = backup;
+    step.done = true;
+    return;
+  }
+  try {
+    if (step.existed) {
+      // Keep the old file under a second name until everything has succeeded. A hard link
+      // keeps the target present the whole time; where links are unsupported, move it aside.
+      const backup = sibling(step.target, 'bak');
+      await fsp.link(step.target, backup).catch(() => fsp.rename(step.target, backup));
+      step.backup = backup;
+    }
+    await fsp.rename(step.temp as string, step.target);
+    step.temp = undefined;
+    step.done = true;
+  } catch (error) {
+    throw new FileCommitError(`Failed to write file ${step.path}: ${(error as Error).message}`, step.path);
+  }
+}
+
+/** Undoes performed steps newest first; returns descriptions of anything it could not restore. */
+async function rollBack(steps: readonly Step[], createdDirs: readonly string[]): Promise<string[]> {
+  const problems: string[] = [];
+  const attempt = async (what: string, action: () => Promise<unknown>): Promise<void> => {
+    try {
+      await action();
+    } catch (error) {
+      problems.push(`${what}: ${(error as Error).message}`);
+    }
+  };
+  for (const step of [...steps].reverse()) {
+    if (step.kind === 'write' && step.temp) {
+      const temp = step.temp;
+      await attempt(`remove temporary file ${temp}`, () => fsp.rm(temp, { force: true }));
+    }
+    if (step.backup) {
+      const backup = step.backup;
+      await attempt(`restore ${step.path} from ${backup}`, () => fsp.rename(backup, step.target));
+    } else if (step.kind === 'write' && step.done) {
+      await attempt(`remove ${step.path}`, () => fsp.rm(step.target, { force: true }));
+    }
+  }
+  for (const dir of [...createdDirs].reverse()) {
+    await fsp.rmdir(dir).catch(() => undefined);
+  }
+  return problems;
+}
