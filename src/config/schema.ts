@@ -20,7 +20,7 @@ export type TrustLevel = (typeof TRUST_LEVELS)[number];
 
 function intIn(min: number, max?: number) {
   const allowed = max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
-  const base = z.number().int({ error: allowed }).min(min, { error: allowed });
+  const base = z.number({ error: allowed }).int({ error: allowed }).min(min, { error: allowed });
   return max === undefined ? base : base.max(max, { error: allowed });
 }
 

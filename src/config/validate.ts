@@ -42,7 +42,7 @@ export function validateLayer(data: Table, source: LayerSource, strict = false):
   const first = schema.safeParse(data, { error: expectedText });
   if (first.success) return { value: first.data, warnings: softWarnings(first.data, source) };
 
-  const issues = flattenIssues(first.error.issues, [], data);
+  const issues = sortByLine(flattenIssues(first.error.issues, [], data), source);
   const unknown = issues.filter((i) => i.code === 'unrecognized_keys');
   const problems = issues.filter((i) => i.code !== 'unrecognized_keys').map((i) => describeIssue(i, data, source));
   const unknownMessages = unknown.flatMap((i) =>
@@ -68,6 +68,17 @@ export function validateLayer(data: Table, source: LayerSource, strict = false):
   }
   const warnings = unknownMessages.map((m) => `${m} (ignored)`);
   return { value: second.data, warnings: [...warnings, ...softWarnings(second.data, source)] };
+}
+
+/** Problems in file order, so the user can fix them top to bottom. */
+function sortByLine(issues: Issue[], source: LayerSource): Issue[] {
+  if (source.kind !== 'file') return issues;
+  const line = (i: Issue) =>
+    findKeyLine(source.text, i.code === 'unrecognized_keys' ? [...i.path, i.keys[0] ?? ''] : i.path) ?? 0;
+  return issues
+    .map((issue) => ({ issue, line: line(issue) }))
+    .sort((a, b) => a.line - b.line)
+    .map((x) => x.issue);
 }
 
 /**
