@@ -1,0 +1,167 @@
+// Loopback mock model provider: a real HTTP server on 127.0.0.1 (random port) speaking the three
+// wires byte-faithfully, so tests exercise the real client (and `rig exec` children) end to end.
+//
+// How to script it:
+//
+//   const mock = await startMockProvider();
+//   mock.enqueue(
+//     { reasoning: 'think', toolCalls: [{ name: 'shell', arguments: { command: ['ls'] } }] },
+//     { status: 429, headers: { 'retry-after': '2' } },        // a fault: answered with HTTP 429
+//     { text: 'done', usage: { input_tokens: 20, output_tokens: 3 } },
+//   );
+//   // point a provider at mock.url (".../v1"): POST /v1/responses, /v1/chat/completions and
+//   // /v1/messages are all served (with or without the /v1 prefix), each in its own wire format.
+//   const first = await mock.waitForRequest(1);   // resolves when request #1 has arrived
+//   expect(first.body.model).toBe('m');
+//   await mock.close();
+//
+// Each request consumes the next turn (MockTurn in script.ts). Faults: `status` (HTTP error with
+// the wire's error JSON, or `body`), `cutAfterEvents: n` (connection destroyed after n events),
+// `idleAfterEvents: n` (silence after n events), `malformedJson` (an unparseable event first),
+// `streamError` (response.failed / Anthropic error event / error chunk). With no turn left the
+// mock answers HTTP 400 "mock provider has no scripted turn left (request #n)".
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chatErrorBody, renderChat } from './render-chat.js';
+import { messagesErrorBody, renderMessages } from './render-messages.js';
+import { renderResponses, responsesErrorBody } from './render-responses.js';
+import type { MockRequest, MockTurn, MockWire } from './script.js';
+
+export type { MockRequest, MockToolCall, MockTurn, MockUsage, MockWire } from './script.js';
+
+export interface MockProvider {
+  /** Base URL including /v1, e.g. http://127.0.0.1:43123/v1. */
+  readonly url: string;
+  /** Every request received, in order. */
+  readonly requests: MockRequest[];
+  enqueue(...turns: MockTurn[]): void;
+  /** Turns not consumed yet. */
+  remaining(): number;
+  /** Resolves with request #n (1-based) once it has arrived; rejects after timeoutMs. */
+  waitForRequest(n: number, timeoutMs?: number): Promise<MockRequest>;
+  close(): Promise<void>;
+}
+
+function wireOf(path: string): MockWire | undefined {
+  if (/(^|\/)responses$/.test(path)) return 'responses';
+  if (/(^|\/)chat\/completions$/.test(path)) return 'chat';
+  if (/(^|\/)messages$/.test(path)) return 'messages';
+  return undefined;
+}
+
+function errorBody(wire: MockWire, status: number, message: string): unknown {
+  if (wire === 'messages') return messagesErrorBody(status, message);
+  if (wire === 'chat') return chatErrorBody(status, message);
+  return responsesErrorBody(status, message);
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+export async function startMockProvider(): Promise<MockProvider> {
+  const queue: MockTurn[] = [];
+  const requests: MockRequest[] = [];
+  const waiters: { n: number; resolve: (r: MockRequest) => void }[] = [];
+
+  const record = (request: MockRequest): number => {
+    requests.push(request);
+    for (const waiter of [...waiters]) {
+      const found = requests[waiter.n - 1];
+      if (found) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(found);
+      }
+    }
+    return requests.length;
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = raw;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        // keep the raw text for assertions
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const wire = wireOf(url.pathname);
+      const n = record({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers,
+        body,
+        ...(wire ? { wire } : {}),
+      });
+      if (!wire || req.method !== 'POST') {
+        sendJson(res, 404, { error: { message: `mock provider: no route for ${req.method} ${url.pathname}` } });
+        return;
+      }
+      const turn = queue.shift();
+      if (!turn) {
+        sendJson(res, 400, errorBody(wire, 400, `mock provider has no scripted turn left (request #${n})`));
+        return;
+      }
+      if (turn.status !== undefined && turn.status !== 200) {
+        sendJson(res, turn.status, turn.body ?? errorBody(wire, turn.status, turn.message ?? 'mock error'), turn.headers);
+        return;
+      }
+      const model = typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'mock-model';
+      const ctx = { n, model };
+      let frames = wire === 'responses' ? renderResponses(turn, ctx) : wire === 'chat' ? renderChat(turn, ctx) : renderMessages(turn, ctx);
+      if (turn.malformedJson) frames = [wire === 'chat' ? 'data: {not json\n\n' : 'event: mystery\ndata: {not json\n\n', ...frames];
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        ...turn.headers,
+      });
+      const limit = turn.cutAfterEvents ?? turn.idleAfterEvents;
+      for (const frame of limit === undefined ? frames : frames.slice(0, limit)) res.write(frame);
+      if (turn.cutAfterEvents !== undefined) {
+        // Let the written events reach the client, then drop the connection mid-stream.
+        res.socket?.end(() => res.socket?.destroy());
+        return;
+      }
+      if (turn.idleAfterEvents !== undefined) return; // stays open until the client gives up or close()
+      res.end();
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    enqueue: (...turns) => void queue.push(...turns),
+    remaining: () => queue.length,
+    waitForRequest(n, timeoutMs = 10_000) {
+      const found = requests[n - 1];
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.findIndex((w) => w.resolve === done), 1);
+          reject(new Error(`mock provider: request #${n} did not arrive within ${timeoutMs} ms (got ${requests.length})`));
+        }, timeoutMs);
+        const done = (r: MockRequest): void => {
+          clearTimeout(timer);
+          resolve(r);
+        };
+        waiters.push({ n, resolve: done });
+      });
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

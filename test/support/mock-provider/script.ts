@@ -1,0 +1,95 @@
+// The neutral script a test feeds the mock provider: one MockTurn per model request, rendered in
+// whichever wire format the request arrived on.
+
+export interface MockToolCall {
+  name: string;
+  /** Function-call arguments: an object (sent as JSON) or raw text (sent as-is, may be malformed). */
+  arguments?: Record<string, unknown> | string;
+  /** 'custom' = freeform tool (Responses custom_tool_call; elsewhere a function with {input}). */
+  kind?: 'function' | 'custom';
+  /** Freeform input for kind 'custom'. */
+  input?: string;
+  /** Call id; default call_<n> (responses/chat) or toolu_<n> (messages). */
+  id?: string;
+}
+
+export interface MockUsage {
+  input_tokens?: number;
+  cached_input_tokens?: number;
+  cache_write_input_tokens?: number;
+  output_tokens?: number;
+  reasoning_output_tokens?: number;
+}
+
+export interface MockTurn {
+  text?: string;
+  /** Reasoning: Responses summary text, Chat `reasoning_content`, Anthropic thinking block. */
+  reasoning?: string;
+  /** Anthropic thinking signature (default "sig_<n>"); Responses encrypted_content likewise. */
+  signature?: string;
+  toolCalls?: MockToolCall[];
+  usage?: MockUsage;
+  /** Characters per text/argument delta (default 8), so every stream splits across chunks. */
+  deltaSize?: number;
+
+  // ---- faults ----
+  /** Answer with this HTTP status instead of a stream (body defaults to the wire's error JSON). */
+  status?: number;
+  headers?: Record<string, string>;
+  /** Error body: an object is sent as JSON, a string as-is. */
+  body?: unknown;
+  /** Error message used in the default error body (default "mock error"). */
+  message?: string;
+  /** Send only the first n SSE events, then destroy the connection. */
+  cutAfterEvents?: number;
+  /** Send only the first n SSE events, then stay silent with the connection open. */
+  idleAfterEvents?: number;
+  /** Put one unparseable `data:` event at the start of the stream. */
+  malformedJson?: boolean;
+  /** End the stream with the wire's in-stream failure (response.failed / error event / error chunk). */
+  streamError?: { code?: string; type?: string; message: string };
+}
+
+export type MockWire = 'responses' | 'chat' | 'messages';
+
+export interface MockRequest {
+  method: string;
+  /** Path without the query string, e.g. "/v1/responses". */
+  path: string;
+  query: Record<string, string>;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON body (raw text when it is not JSON). */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests index into it freely
+  wire?: MockWire;
+}
+
+/** Everything a renderer needs besides the turn. */
+export interface RenderContext {
+  /** 1-based number of the request being answered (ids are derived from it). */
+  n: number;
+  model: string;
+}
+
+export function splitDeltas(text: string, size: number): string[] {
+  const step = Math.max(1, size);
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += step) parts.push(text.slice(i, i + step));
+  return parts;
+}
+
+export function argumentsText(call: MockToolCall): string {
+  if (call.kind === 'custom') return JSON.stringify({ input: call.input ?? '' });
+  if (typeof call.arguments === 'string') return call.arguments;
+  return JSON.stringify(call.arguments ?? {});
+}
+
+export function usageOf(turn: MockTurn): Required<MockUsage> {
+  return {
+    input_tokens: turn.usage?.input_tokens ?? 10,
+    cached_input_tokens: turn.usage?.cached_input_tokens ?? 0,
+    cache_write_input_tokens: turn.usage?.cache_write_input_tokens ?? 0,
+    output_tokens: turn.usage?.output_tokens ?? 5,
+    reasoning_output_tokens: turn.usage?.reasoning_output_tokens ?? 0,
+  };
+}
