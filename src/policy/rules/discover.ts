@@ -1,0 +1,57 @@
+// Where .rules files live: `<RIG_HOME>/rules/` and each trusted project's
+// `.rig/rules/`, lowest precedence first; within a folder, by file name.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const RULES_DIR_NAME = 'rules';
+export const DEFAULT_RULES_FILE = 'default.rules';
+
+/** The `*.rules` files directly inside `dir`, sorted; none when the folder does not exist. */
+export async function collectRulesFiles(dir: string): Promise<string[]> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw new Error(`failed to read rules files from ${dir}: ${(error as Error).message}`);
+  }
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.rules'))
+    .map((entry) => path.join(dir, entry.name))
+    .sort();
+}
+
+export interface RulesLocations {
+  rigHome: string;
+  /** Config folders (e.g. `<project>/.rig`) of trusted projects, lowest precedence first. */
+  trustedProjectConfigDirs?: readonly string[];
+  /** `--ignore-rules`: skip user and project rules. */
+  ignoreRules?: boolean;
+}
+
+export async function discoverRulesFiles(locations: RulesLocations): Promise<string[]> {
+  if (locations.ignoreRules) return [];
+  const dirs = [locations.rigHome, ...(locations.trustedProjectConfigDirs ?? [])].map((dir) => path.join(dir, RULES_DIR_NAME));
+  const files: string[] = [];
+  for (const dir of dirs) files.push(...(await collectRulesFiles(dir)));
+  return files;
+}
+
+/** Persists an "always allow" decision as `prefix_rule(pattern=[...], decision="allow")` in `<RIG_HOME>/rules/default.rules`. */
+export async function appendAllowPrefixRule(rigHome: string, prefix: readonly string[]): Promise<string> {
+  if (prefix.length === 0) throw new Error('cannot save an "always allow" rule for an empty command prefix');
+  const dir = path.join(rigHome, RULES_DIR_NAME);
+  const file = path.join(dir, DEFAULT_RULES_FILE);
+  await fs.promises.mkdir(dir, { recursive: true });
+  let existing = '';
+  try {
+    existing = await fs.promises.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const line = `prefix_rule(pattern=[${prefix.map((token) => JSON.stringify(token)).join(', ')}], decision="allow")\n`;
+  const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
+  await fs.promises.appendFile(file, separator + line, 'utf8');
+  return file;
+}
