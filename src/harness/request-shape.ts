@@ -1,0 +1,150 @@
+// Applies a harness profile's request shaping to a neutral ModelRequest. Pure: the same inputs give
+// the same request, nothing is read from disk or kept between calls (the caller supplies the clock,
+// cwd and folder listing through ShapeEnvironment).
+import type {
+  ContentPart,
+  ConversationItem,
+  MessageItem,
+  ToolOutput,
+} from '../protocol/index.js';
+import type { ModelRequest } from '../model/types.js';
+import type { HarnessProfile } from './profile.js';
+import type { ToolResultRendering } from './profile-schema.js';
+
+export interface ShapeEnvironment {
+  now: Date;
+  cwd: string;
+  /** e.g. `linux`, `darwin`. */
+  os: string;
+  shell?: string;
+  /** Folder listing for startup-context slots (see folderListing in startup-context.ts). */
+  tree?: string;
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+];
+
+function isoDate(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** `Weekday, Month D, YYYY` (the long date Gemini-lineage agents show), in UTC. */
+export function longDate(now: Date): string {
+  return `${WEEKDAYS[now.getUTCDay()]}, ${MONTHS[now.getUTCMonth()]} ${now.getUTCDate()}, ${now.getUTCFullYear()}`;
+}
+
+/**
+ * Fills `{{name}}` slots: cwd, date (YYYY-MM-DD), long_date, os, shell, tree, model. Unknown slots
+ * are left as written so a user's own prompt may contain literal braces.
+ */
+export function renderTemplate(template: string, env: ShapeEnvironment, model: string): string {
+  const values: Record<string, string> = {
+    cwd: env.cwd,
+    date: isoDate(env.now),
+    long_date: longDate(env.now),
+    os: env.os,
+    shell: env.shell ?? 'bash',
+    tree: env.tree ?? '',
+    model,
+  };
+  return template.replace(/\{\{([a-z_]+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+function textPart(role: MessageItem['role'], text: string): ContentPart {
+  return role === 'assistant' ? { type: 'output_text', text } : { type: 'input_text', text };
+}
+
+/** Renders one tool output the way the profile's original shows tool results to the model. */
+export function renderToolOutput(rendering: ToolResultRendering, output: ToolOutput, isError: boolean): ToolOutput {
+  const renderText = (text: string): string => {
+    let out = rendering.trim ? text.trim() : text;
+    if (out === '' && rendering.empty_output !== undefined) out = rendering.empty_output;
+    if (isError) out = rendering.error_template.replace('{text}', out);
+    return rendering.prefix + out;
+  };
+  if (typeof output === 'string') return renderText(output);
+  const texts = output.filter((part) => part.type !== 'input_image');
+  if (texts.length === 0) return output;
+  let renderedFirst = false;
+  return output.map((part) => {
+    if (part.type === 'input_image' || renderedFirst) return part;
+    renderedFirst = true;
+    return { ...part, text: renderText(part.text) };
+  });
+}
+
+function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: ConversationItem): ConversationItem[] {
+  const shape = profile.request;
+  switch (item.type) {
+    case 'reasoning':
+      return shape.reasoning === 'drop' ? [] : [item];
+    case 'message': {
+      if (item.role === 'developer') {
+        if (shape.developer_role === 'drop') return [];
+        if (shape.developer_role !== 'developer') return [{ ...item, role: shape.developer_role }];
+        return [item];
+      }
+      if (item.role === 'user' && shape.user_text === 'json-quoted') {
+        return [
+          {
+            ...item,
+            content: item.content.map((part) =>
+              part.type === 'input_text' ? { ...part, text: JSON.stringify(part.text) } : part,
+            ),
+          },
+        ];
+      }
+      return [item];
+    }
+    case 'function_call':
+    case 'custom_tool_call':
+      // Text-protocol harnesses: the action lives in the assistant text that was already replayed.
+      return shape.tool_results.as_user_message ? [] : [item];
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
+      const output = renderToolOutput(shape.tool_results, item.output, item.is_error === true);
+      if (shape.tool_results.as_user_message) {
+        const content: ContentPart[] =
+          typeof output === 'string' ? [{ type: 'input_text', text: output }] : output;
+        return [{ type: 'message', role: 'user', content }];
+      }
+      return [{ ...item, output }];
+    }
+  }
+}
+
+/** Returns a new request with the profile's prompt, startup context, limits and extras applied. */
+export function shapeRequest(
+  profile: Pick<HarnessProfile, 'prompt' | 'request'>,
+  request: ModelRequest,
+  env: ShapeEnvironment,
+): ModelRequest {
+  const shape = profile.request;
+  const prompt = renderTemplate(profile.prompt, env, request.model).trimEnd();
+  const instructions = request.instructions ? `${prompt}\n\n${request.instructions}` : prompt;
+  const input: ConversationItem[] = [];
+  if (shape.startup_context) {
+    const text = renderTemplate(shape.startup_context.text, env, request.model);
+    input.push({ type: 'message', role: 'user', content: [textPart('user', text)] });
+    if (shape.startup_context.reply !== undefined) {
+      input.push({ type: 'message', role: 'assistant', content: [textPart('assistant', shape.startup_context.reply)] });
+    }
+  }
+  for (const item of request.input) input.push(...reshapeItem(profile, item));
+  const shaped: ModelRequest = { ...request, instructions, input };
+  if (shape.max_tokens !== undefined) shaped.maxOutputTokens = shape.max_tokens;
+  if (shape.temperature !== undefined) shaped.temperature = shape.temperature;
+  if (Object.keys(shape.extra_body).length > 0 || request.extraBody) {
+    shaped.extraBody = { ...request.extraBody, ...shape.extra_body };
+    if (!shape.stream) shaped.extraBody['stream'] = false;
+  } else if (!shape.stream) {
+    shaped.extraBody = { stream: false };
+  }
+  if (Object.keys(shape.extra_headers).length > 0) {
+    shaped.extraHeaders = { ...request.extraHeaders, ...shape.extra_headers };
+  }
+  return shaped;
+}

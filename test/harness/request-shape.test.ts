@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../src/model/types.js';
+import { requestShapeSchema } from '../../src/harness/profile-schema.js';
+import { longDate, renderTemplate, renderToolOutput, shapeRequest } from '../../src/harness/request-shape.js';
+import { userText } from '../../src/protocol/index.js';
+
+const env = { now: new Date('2026-11-30T09:00:00Z'), cwd: '/work/app', os: 'linux', tree: '/work/app/\n└───a.txt' };
+
+function baseRequest(): ModelRequest {
+  return {
+    model: 'm1',
+    instructions: '',
+    input: [
+      userText('fix it'),
+      { type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'hmm' }] },
+      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'dev note' }] },
+      { type: 'function_call', call_id: 'c1', name: 'bash', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'c1', output: '', is_error: false },
+      { type: 'function_call_output', call_id: 'c2', output: '  boom \n', is_error: true },
+    ],
+    tools: [],
+  };
+}
+
+describe('renderTemplate', () => {
+  it('fills known slots and leaves others', () => {
+    expect(renderTemplate('{{cwd}} {{date}} {{long_date}} {{os}} {{model}} {{nope}} {x}', env, 'm1')).toBe(
+      '/work/app 2026-11-30 Monday, November 30, 2026 linux m1 {{nope}} {x}',
+    );
+  });
+
+  it('long dates name the weekday', () => {
+    expect(longDate(new Date('2026-01-01T00:00:00Z'))).toBe('Thursday, January 1, 2026');
+  });
+});
+
+describe('shapeRequest', () => {
+  it('with default shaping only sets the instructions', () => {
+    const shape = requestShapeSchema.parse({});
+    const request = baseRequest();
+    const shaped = shapeRequest({ prompt: 'Hi from {{cwd}}\n', request: shape }, request, env);
+    expect(shaped.instructions).toBe('Hi from /work/app');
+    expect(shaped.input).toEqual(request.input);
+    expect(shaped.maxOutputTokens).toBeUndefined();
+    expect(shaped.extraBody).toBeUndefined();
+  });
+
+  it('is pure: the input request is not changed', () => {
+    const request = baseRequest();
+    const before = JSON.stringify(request);
+    const shape = requestShapeSchema.parse({ reasoning: 'drop', user_text: 'json-quoted', max_tokens: 5 });
+    shapeRequest({ prompt: 'p', request: shape }, request, env);
+    expect(JSON.stringify(request)).toBe(before);
+  });
+
+  it('adds the startup context and canned reply before the conversation', () => {
+    const shape = requestShapeSchema.parse({
+      startup_context: { text: 'Date {{long_date}} in {{cwd}}\n{{tree}}', reply: 'Thanks.' },
+      max_tokens: 32000,
+      temperature: 0.7,
+      extra_body: { top_p: 0.95 },
+      extra_headers: { 'x-test': '1' },
+    });
+    const shaped = shapeRequest({ prompt: 'p', request: shape }, baseRequest(), env);
+    expect(shaped.input.slice(0, 3)).toEqual([
+      userText('Date Monday, November 30, 2026 in /work/app\n/work/app/\n└───a.txt'),
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Thanks.' }] },
+      userText('fix it'),
+    ]);
+    expect(shaped.maxOutputTokens).toBe(32000);
+    expect(shaped.temperature).toBe(0.7);
+    expect(shaped.extraBody).toEqual({ top_p: 0.95 });
+    expect(shaped.extraHeaders).toEqual({ 'x-test': '1' });
+  });
+
+  it('drops reasoning, quotes user text and re-roles developer messages when asked', () => {
+    const shape = requestShapeSchema.parse({ reasoning: 'drop', user_text: 'json-quoted', developer_role: 'user' });
+    const shaped = shapeRequest({ prompt: 'p', request: shape }, baseRequest(), env);
+    expect(shaped.input.map((item) => item.type)).toEqual([
+      'message', 'message', 'function_call', 'function_call_output', 'function_call_output',
+    ]);
+    expect(shaped.input[0]).toEqual(userText('"fix it"'));
+    expect(shaped.input[1]).toMatchObject({ role: 'user' });
+  });
+
+  it('renders text-protocol observations as user messages', () => {
+    const shape = requestShapeSchema.parse({
+      stream: false,
+      tool_results: { as_user_message: true, prefix: 'OBSERVATION:\n', empty_output: '(nothing)' },
+    });
+    const shaped = shapeRequest({ prompt: 'p', request: shape }, baseRequest(), env);
+    expect(shaped.input.filter((item) => item.type === 'function_call')).toEqual([]);
+    expect(shaped.input.slice(-2)).toEqual([userText('OBSERVATION:\n(nothing)'), userText('OBSERVATION:\n  boom \n')]);
+    expect(shaped.extraBody).toEqual({ stream: false });
+  });
+});
+
+describe('renderToolOutput', () => {
+  it('wraps errors, trims and fills empty output', () => {
+    const rendering = requestShapeSchema.parse({
+      tool_results: { error_template: '<tool_use_error>{text}</tool_use_error>', trim: true, empty_output: '(empty)' },
+    }).tool_results;
+    expect(renderToolOutput(rendering, '  bad \n', true)).toBe('<tool_use_error>bad</tool_use_error>');
+    expect(renderToolOutput(rendering, '   ', false)).toBe('(empty)');
+    expect(
+      renderToolOutput(rendering, [{ type: 'input_image', image_url: 'data:x' }, { type: 'input_text', text: ' a ' }], false),
+    ).toEqual([{ type: 'input_image', image_url: 'data:x' }, { type: 'input_text', text: 'a' }]);
+  });
+});
