@@ -99,97 +99,135 @@ const CODEX_ACCEPTED = [
   'experimental_realtime_ws_base_url',
 ] as const;
 
-/** Keys a profile may set: everything at top level except profiles, trust and the legacy selector. */
-function profileShape() {
-  const accepted = Object.fromEntries(CODEX_ACCEPTED.map((k) => [k, z.unknown().optional()])) as {
-    [K in (typeof CODEX_ACCEPTED)[number]]: z.ZodOptional<z.ZodUnknown>;
+/**
+ * Keys a profile may set: everything at top level except profiles, trust and the legacy selector.
+ * Each field is a factory so a layer only pays for building the schemas of the keys it contains.
+ */
+function profileFields() {
+  const accepted = Object.fromEntries(CODEX_ACCEPTED.map((k) => [k, () => z.unknown().optional()])) as {
+    [K in (typeof CODEX_ACCEPTED)[number]]: () => z.ZodOptional<z.ZodUnknown>;
   };
   return {
     ...accepted,
-    model: z.string().optional(),
-    model_provider: z.string().optional(),
+    model: () => z.string().optional(),
+    model_provider: () => z.string().optional(),
     // Any string is accepted (providers add levels); unknown ones get a warning in validate.ts.
-    model_reasoning_effort: z.string().optional(),
-    model_reasoning_summary: z.enum(REASONING_SUMMARIES).optional(),
-    model_verbosity: z.enum(VERBOSITIES).optional(),
-    model_context_window: intIn(1).optional(),
-    model_auto_compact_token_limit: intIn(0).optional(),
-    model_providers: z.record(z.string(), providerSchema()).optional(),
-    approval_policy: approvalPolicySchema().optional(),
-    sandbox_mode: z.enum(SANDBOX_MODES).optional(),
-    sandbox_workspace_write: z
-      .strictObject({
-        writable_roots: stringList().optional(),
-        network_access: z.boolean().optional(),
-        exclude_tmpdir_env_var: z.boolean().optional(),
-        exclude_slash_tmp: z.boolean().optional(),
-      })
-      .optional(),
-    shell_environment_policy: z
-      .strictObject({
-        inherit: z.enum(ENV_INHERIT).optional(),
-        ignore_default_excludes: z.boolean().optional(),
-        exclude: stringList().optional(),
-        include_only: stringList().optional(),
-        set: stringMap().optional(),
-        experimental_use_profile: z.boolean().optional(),
-      })
-      .optional(),
-    project_doc_max_bytes: intIn(0).optional(),
-    project_doc_fallback_filenames: stringList().optional(),
-    project_root_markers: stringList().optional(),
-    harness: z.string().optional(),
-    harness_guidance: z.boolean().optional(),
+    model_reasoning_effort: () => z.string().optional(),
+    model_reasoning_summary: () => z.enum(REASONING_SUMMARIES).optional(),
+    model_verbosity: () => z.enum(VERBOSITIES).optional(),
+    model_context_window: () => intIn(1).optional(),
+    model_auto_compact_token_limit: () => intIn(0).optional(),
+    model_providers: () => z.record(z.string(), providerSchema()).optional(),
+    approval_policy: () => approvalPolicySchema().optional(),
+    sandbox_mode: () => z.enum(SANDBOX_MODES).optional(),
+    sandbox_workspace_write: () =>
+      z
+        .strictObject({
+          writable_roots: stringList().optional(),
+          network_access: z.boolean().optional(),
+          exclude_tmpdir_env_var: z.boolean().optional(),
+          exclude_slash_tmp: z.boolean().optional(),
+        })
+        .optional(),
+    shell_environment_policy: () =>
+      z
+        .strictObject({
+          inherit: z.enum(ENV_INHERIT).optional(),
+          ignore_default_excludes: z.boolean().optional(),
+          exclude: stringList().optional(),
+          include_only: stringList().optional(),
+          set: stringMap().optional(),
+          experimental_use_profile: z.boolean().optional(),
+        })
+        .optional(),
+    project_doc_max_bytes: () => intIn(0).optional(),
+    project_doc_fallback_filenames: () => stringList().optional(),
+    project_root_markers: () => stringList().optional(),
+    harness: () => z.string().optional(),
+    harness_guidance: () => z.boolean().optional(),
     /** rig: extra folder of harness profiles (in addition to RIG_HOME/harnesses). */
-    harnesses_dir: z.string().optional(),
-    instructions: z.string().optional(),
-    developer_instructions: z.string().optional(),
-    model_instructions_file: z.string().optional(),
-    compact_prompt: z.string().optional(),
-    experimental_compact_prompt_file: z.string().optional(),
-    include_permissions_instructions: z.boolean().optional(),
-    include_environment_context: z.boolean().optional(),
-    tool_output_token_limit: intIn(0).optional(),
-    background_terminal_max_timeout: intIn(0).optional(),
+    harnesses_dir: () => z.string().optional(),
+    instructions: () => z.string().optional(),
+    developer_instructions: () => z.string().optional(),
+    model_instructions_file: () => z.string().optional(),
+    compact_prompt: () => z.string().optional(),
+    experimental_compact_prompt_file: () => z.string().optional(),
+    include_permissions_instructions: () => z.boolean().optional(),
+    include_environment_context: () => z.boolean().optional(),
+    tool_output_token_limit: () => intIn(0).optional(),
+    background_terminal_max_timeout: () => intIn(0).optional(),
     /** rig: most sampling steps in one turn before it stops. */
-    max_turn_steps: intIn(1).optional(),
-    openai_base_url: z.string().optional(),
-    notify: stringList().optional(),
-    web_search: z.enum(WEB_SEARCH_MODES).optional(),
-    features: z.record(z.string(), z.boolean()).optional(),
-    agents: looseTable().optional(),
-    hooks: looseTable().optional(),
-    mcp_servers: z.record(z.string(), looseTable()).optional(),
-    tui: looseTable().optional(),
-    history: looseTable().optional(),
-    otel: looseTable().optional(),
+    max_turn_steps: () => intIn(1).optional(),
+    openai_base_url: () => z.string().optional(),
+    notify: () => stringList().optional(),
+    web_search: () => z.enum(WEB_SEARCH_MODES).optional(),
+    features: () => z.record(z.string(), z.boolean()).optional(),
+    agents: () => looseTable().optional(),
+    hooks: () => looseTable().optional(),
+    mcp_servers: () => z.record(z.string(), looseTable()).optional(),
+    tui: () => looseTable().optional(),
+    history: () => looseTable().optional(),
+    otel: () => looseTable().optional(),
     /** rig: rollout file whose recorded model responses the replay provider plays back. */
-    replay_file: z.string().optional(),
+    replay_file: () => z.string().optional(),
   };
 }
 
-function buildSchemas() {
-  const profile = z.strictObject(profileShape());
-  const layer = z.strictObject({
-    ...profileShape(),
+function layerFields() {
+  return {
+    ...profileFields(),
     /** Legacy selector of a [profiles.<name>] table; rig honours it (see load.ts). */
-    profile: z.string().optional(),
-    profiles: z.record(z.string(), profile).optional(),
-    projects: z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
-  });
-  return { layer, profile };
+    profile: () => z.string().optional(),
+    profiles: () => z.record(z.string(), fullProfileSchema()).optional(),
+    projects: () =>
+      z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
+  };
 }
 
-let built: ReturnType<typeof buildSchemas> | undefined;
+type Built<F> = { [K in keyof F]: F[K] extends () => infer S ? S : never };
 
-/** The layer schema, built once on first use. */
-export function configSchemas(): ReturnType<typeof buildSchemas> {
-  built ??= buildSchemas();
-  return built;
+function buildAll<F extends Record<string, () => z.ZodType>>(fields: F): Built<F> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, make] of Object.entries(fields)) shape[key] = make();
+  return shape as Built<F>;
+}
+
+let profileSchemaCache: z.ZodObject<Built<ReturnType<typeof profileFields>>, z.core.$strict> | undefined;
+
+function fullProfileSchema() {
+  profileSchemaCache ??= z.strictObject(buildAll(profileFields()));
+  return profileSchemaCache;
+}
+
+/** Only for the types: the whole layer schema. At run time see layerSchemaFor. */
+function fullLayerSchema() {
+  return z.strictObject(buildAll(layerFields()));
+}
+
+let fieldFactories: Record<string, () => z.ZodType> | undefined;
+const fieldCache = new Map<string, z.ZodType>();
+
+/**
+ * A strict schema for a layer holding `keys`: known keys get their field schema (built once and
+ * cached), unknown ones are left out so the strict object reports them.
+ */
+export function layerSchemaFor(keys: readonly string[]): z.ZodType<ConfigLayer> {
+  fieldFactories ??= layerFields();
+  const shape: Record<string, z.ZodType> = {};
+  for (const key of keys) {
+    if (!Object.hasOwn(fieldFactories, key)) continue;
+    let schema = fieldCache.get(key);
+    if (!schema) {
+      schema = (fieldFactories[key] as () => z.ZodType)();
+      fieldCache.set(key, schema);
+    }
+    shape[key] = schema;
+  }
+  return z.strictObject(shape) as unknown as z.ZodType<ConfigLayer>;
 }
 
 /** One validated layer, before defaults. */
-export type ConfigLayer = z.infer<ReturnType<typeof buildSchemas>['layer']>;
-export type ProfileConfig = z.infer<ReturnType<typeof buildSchemas>['profile']>;
+export type ConfigLayer = z.infer<ReturnType<typeof fullLayerSchema>>;
+export type ProfileConfig = z.infer<ReturnType<typeof fullProfileSchema>>;
 export type ProviderConfig = NonNullable<ConfigLayer['model_providers']>[string];
 export type ApprovalPolicyValue = NonNullable<ConfigLayer['approval_policy']>;

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { ConfigError, describeFound, formatKeyPath } from './errors.js';
 import { findKeyLine } from './locate.js';
 import { getAtPath, isTable, type Table } from './overrides.js';
-import { configSchemas, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
+import { layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
 
 export type LayerSource =
   | { kind: 'file'; path: string; text: string }
@@ -18,6 +18,9 @@ export interface ValidatedLayer {
 }
 
 type Issue = z.core.$ZodIssue;
+
+// Each layer is parsed once per process: compiling zod's eval fast path costs more than it saves.
+const PARSE_OPTIONS = { error: expectedText, jitless: true };
 
 /** Where a key path comes from, as a message prefix. */
 export function locate(source: LayerSource, path: readonly PropertyKey[]): string {
@@ -38,8 +41,9 @@ export function locate(source: LayerSource, path: readonly PropertyKey[]): strin
  * ConfigError listing every problem, one per line.
  */
 export function validateLayer(data: Table, source: LayerSource, strict = false): ValidatedLayer {
-  const schema = configSchemas().layer;
-  const first = schema.safeParse(data, { error: expectedText });
+  if (Object.keys(data).length === 0) return { value: {}, warnings: [] };
+  const schema = layerSchemaFor(Object.keys(data));
+  const first = schema.safeParse(data, PARSE_OPTIONS);
   if (first.success) return { value: first.data, warnings: softWarnings(first.data, source) };
 
   const issues = sortByLine(flattenIssues(first.error.issues, [], data), source);
@@ -62,7 +66,7 @@ export function validateLayer(data: Table, source: LayerSource, strict = false):
     const parent = getAtPath(cleaned, issue.path);
     if (isTable(parent)) for (const key of issue.keys) delete parent[key];
   }
-  const second = schema.safeParse(cleaned, { error: expectedText });
+  const second = schema.safeParse(cleaned, PARSE_OPTIONS);
   if (!second.success) {
     throw new ConfigError(second.error.issues.map((i) => describeIssue(i, cleaned, source)).join('\n'));
   }
