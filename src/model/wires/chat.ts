@@ -59,12 +59,16 @@ interface ChatParserState {
 // ---- request lowering ----------------------------------------------------------------------
 
 function userContent(parts: ContentPart[]): ChatCompletionMessageParam['content'] {
-  if (parts.every((p) => p.type !== 'input_image')) return parts.map((p) => (p.type === 'input_image' ? '' : p.text)).join('');
+  if (!parts.some((p) => p.type === 'input_image')) return partsText(parts);
   return parts.map((p) =>
     p.type === 'input_image'
       ? { type: 'image_url' as const, image_url: { url: p.image_url, ...(p.detail === 'low' || p.detail === 'high' ? { detail: p.detail } : {}) } }
       : { type: 'text' as const, text: p.text },
   );
+}
+
+function partsText(parts: ContentPart[]): string {
+  return parts.map((p) => (p.type === 'input_image' ? '' : p.text)).join('');
 }
 
 /** Consecutive assistant-side items (reasoning, text, tool calls) form one assistant message. */
@@ -89,7 +93,7 @@ function lowerMessages(request: ModelRequest): ChatMessage[] {
     switch (item.type) {
       case 'message':
         if (item.role === 'assistant') {
-          open().content += item.content.map((p) => (p.type === 'input_image' ? '' : p.text)).join('');
+          open().content += partsText(item.content);
         } else {
           flush();
           // Many compatible servers reject a system/developer message after the first one

@@ -114,7 +114,7 @@ function lowerItem(item: ConversationItem): { role: 'user' | 'assistant'; blocks
 
 /** Consecutive same-role items merge into one message (the API wants alternating roles). */
 function lowerMessages(request: ModelRequest): MessageParam[] {
-  const messages: (MessageParam & { content: ContentBlockParam[] })[] = [];
+  const messages: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   for (const item of request.input) {
     const { role, blocks } = lowerItem(item);
     if (blocks.length === 0) continue;
