@@ -7,6 +7,11 @@ let exitHookInstalled = false;
 
 /** Remember a process group so `killAllProcessGroups` can reach it. */
 export function registerProcessGroup(pgid: number): void {
+  // Groups whose last members were still zombies when their command finished are forgotten here,
+  // once reaped: the set stays small and never names a group id the kernel could hand out again.
+  for (const known of liveGroups) {
+    if (!isProcessGroupAlive(known)) liveGroups.delete(known);
+  }
   liveGroups.add(pgid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;

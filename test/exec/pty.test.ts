@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runProcess, startProcess } from '../../src/exec/spawn.js';
+import { firstLineNumber, groupGone } from './helpers.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'rig-exec-pty-'));
+
+describe('PTY processes', () => {
+  it('report output and exit code', async () => {
+    const result = await runProcess({ argv: ['sh', '-c', 'echo hi; exit 5'], cwd, tty: true });
+    expect(result.exitCode).toBe(5);
+    expect(result.output).toBe('hi\r\n');
+    expect(result.totalBytes).toBe(4);
+  });
+
+  it('run on a terminal', async () => {
+    const result = await runProcess({ argv: ['sh', '-c', 'test -t 0 && test -t 1 && echo tty'], cwd, tty: true });
+    expect(result.output).toBe('tty\r\n');
+  });
+
+  it('map signal deaths to 128 + signal', async () => {
+    const result = await runProcess({ argv: ['sh', '-c', 'kill -TERM $$'], cwd, tty: true });
+    expect(result.exitCode).toBe(143);
+  });
+
+  it('kill the whole group on timeout', async () => {
+    const result = await runProcess({
+      argv: ['sh', '-c', 'echo $$; sleep 100 & sleep 100'],
+      cwd,
+      tty: true,
+      timeoutMs: 300,
+    });
+    expect(result.timedOut).toBe(true);
+    expect(result.exitCode).toBe(124);
+    expect(await groupGone(firstLineNumber(result.output))).toBe(true);
+  });
+
+  it('deliver Ctrl-C to the foreground command', async () => {
+    const proc = await startProcess({ argv: ['sh', '-c', 'echo ready; sleep 100'], cwd, tty: true });
+    await new Promise<void>((resolve) => {
+      const off = proc.onOutput((chunk) => {
+        if (chunk.toString().includes('ready')) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await proc.write('\u0003');
+    const status = await proc.done;
+    expect(status.signal).toBe('SIGINT');
+    expect(await groupGone(proc.pid)).toBe(true);
+  });
+
+  it('explain a missing working directory', async () => {
+    await expect(runProcess({ argv: ['true'], cwd: join(cwd, 'missing'), tty: true })).rejects.toThrow(
+      /working directory .*missing does not exist/,
+    );
+  });
+});
