@@ -156,7 +156,7 @@ function plainCommandWords(command: SyntaxNode): string[] | null {
     }
     const literal = literalWord(child);
     if (literal === null) return null;
-    if (child.type === 'concatenation' && literal === '') return null;
+    if (child.type === 'concatenation' && (literal === '' || hasBraceExpansion(child))) return null;
     words.push(literal);
   }
   return words;
@@ -186,6 +186,12 @@ function literalWord(node: SyntaxNode): string | null {
     default:
       return null;
   }
+}
+
+/** `{a,b}` or `{1..3}` in the unquoted parts: bash would expand it into several words. */
+function hasBraceExpansion(concatenation: SyntaxNode): boolean {
+  const unquoted = concatenation.namedChildren.map((part) => (part.type === 'word' || part.type === 'number' ? part.text : '_')).join('');
+  return /\{[^{}]*(,|\.\.)[^{}]*\}/.test(unquoted);
 }
 
 function isLiteralWord(node: SyntaxNode): boolean {

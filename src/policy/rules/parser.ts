@@ -122,10 +122,11 @@ export function parseRulesSource(source: string, file: string): Statement[] {
         next();
         args.push({ keyword: start.text, value: parseExpr(), at: start });
       } else {
+        const value = parseExpr();
         if (args.some((arg) => arg.keyword !== undefined)) {
           fail(start, 'positional argument after a keyword argument', 'keyword=value');
         }
-        args.push({ value: parseExpr(), at: start });
+        args.push({ value, at: start });
       }
       const sep = peek();
       if (sep.kind === ',') {
