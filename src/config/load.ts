@@ -101,12 +101,12 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     return { value: accept(tableAtPath(keyPath, value), { kind: 'override', raw }, cwd) };
   });
 
-  const profileName = options.profile ?? lastDefined(overrides.map((o) => o.value.profile)) ?? user?.value.profile;
-  const profileLayers = profileName === undefined ? [] : loadProfile(profileName, options.home, userPath, user, acceptFile);
-  const profileSelectedBy =
-    options.profile === undefined && profileName !== undefined && user?.value.profile === profileName;
+  const overrideProfile = lastDefined(overrides.map((o) => o.value.profile));
+  const profileName = options.profile ?? overrideProfile ?? user?.value.profile;
+  const profileLayers = profileName === undefined ? [] : loadProfile(profileName, options.home, user, acceptFile);
   if (profileName !== undefined && profileLayers.length === 0) {
-    const suffix = profileSelectedBy ? ` (selected by profile = "${profileName}" in ${userPath})` : '';
+    const byLegacyKey = options.profile === undefined && overrideProfile === undefined;
+    const suffix = byLegacyKey ? ` (selected by profile = "${profileName}" in ${userPath})` : '';
     throw new ConfigError(
       `profile "${profileName}" not found: no [profiles.${profileName}] in ${userPath} and no ` +
         `${path.join(options.home, `${profileName}.config.toml`)}${suffix}`,
@@ -144,7 +144,6 @@ function resolveCd(processCwd: string, dir: string): string {
 function loadProfile(
   name: string,
   home: string,
-  userPath: string,
   user: Layer | undefined,
   acceptFile: (f: ConfigFile) => Layer,
 ): Layer[] {
@@ -153,7 +152,8 @@ function loadProfile(
   }
   const layers: Layer[] = [];
   const table = user?.value.profiles?.[name];
-  if (table) layers.push({ value: table, file: userPath });
+  // Its file (config.toml) is already listed as the user layer.
+  if (table) layers.push({ value: table });
   const file = readConfigFile(path.join(home, `${name}.config.toml`));
   if (file) layers.push(acceptFile(file));
   return layers;

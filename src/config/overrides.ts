@@ -39,12 +39,9 @@ function parseOverrideValue(text: string): unknown {
   }
 }
 
+/** As Codex: quote characters are trimmed from both ends, paired or not. */
 function stripQuotes(text: string): string {
-  if (text.length >= 2) {
-    const first = text[0];
-    if ((first === '"' || first === "'") && text.endsWith(first)) return text.slice(1, -1);
-  }
-  return text;
+  return text.replace(/^["']+|["']+$/g, '');
 }
 
 export type Table = Record<string, unknown>;

@@ -64,6 +64,10 @@ describe('layer precedence', () => {
       'low',
     ]);
     expect(prof.profile).toBe('fast');
+    expect(loadConfig({ home, cwd: home, env, profile: 'fast' }).files).toEqual([
+      path.join(home, 'config.toml'),
+      path.join(home, 'fast.config.toml'),
+    ]);
 
     const over = load({ home, cwd: home, profile: 'fast', overrides: ['model=cli', 'harness="c-h"', 'model=cli2'] });
     expect([over.model, over.harness, over.model_provider]).toEqual(['cli2', 'c-h', 'file-p']);

@@ -16,7 +16,8 @@ describe('parseOverride', () => {
     ['temperature=0.5', ['temperature'], 0.5],
     [' model = gpt-5 ', ['model'], 'gpt-5'],
     ['developer_instructions=a = b', ['developer_instructions'], 'a = b'],
-    ['instructions="unterminated', ['instructions'], '"unterminated'],
+    ['instructions="unterminated', ['instructions'], 'unterminated'],
+    ["instructions='it''s'", ['instructions'], "it''s"],
     ['model=', ['model'], ''],
     ['use_legacy_landlock=true', ['features', 'use_legacy_landlock'], true],
   ])('%s', (raw, path, value) => {
