@@ -43,7 +43,9 @@ export async function* runModelStream(
     yield { type: 'error', error: { kind: 'bad_request', message: `could not build the ${adapter.wire} request: ${reason}` } };
     return;
   }
-  const headers = { ...config.headers, ...request.extraHeaders };
+  const headers = { ...config.headers };
+  // Lower-cased so a harness header replaces a provider header instead of doubling it.
+  for (const [name, value] of Object.entries(request.extraHeaders ?? {})) headers[name.toLowerCase()] = value;
   const retries = { request: 0, stream: 0 };
   for (;;) {
     if (signal?.aborted) {

@@ -1,0 +1,16 @@
+// The model room's public surface. Wire adapters are deliberately not re-exported: they load on
+// demand inside createModelClient so startup never pays for them.
+export type { ModelClient, ModelRequest, WireApi } from './types.js';
+export { ModelSetupError } from './errors.js';
+export {
+  BUILTIN_PROVIDERS,
+  DEFAULT_REQUEST_MAX_RETRIES,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_STREAM_MAX_RETRIES,
+  providerAuth,
+  resolveProvider,
+  type Env,
+  type ProviderInfo,
+} from './providers.js';
+export { createModelClient, endpointUrl, providerHeaders, type CreateModelClientOptions } from './create-client.js';
+export type { RetryClock } from './transport/retry.js';
