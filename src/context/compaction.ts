@@ -52,10 +52,21 @@ export function truncateMiddle(text: string, maxTokens: number): string {
   const charsPerToken = text.length / Math.max(1, total);
   const omitted = total - maxTokens;
   const marker = `\n…[${omitted} tokens truncated]…\n`;
-  const keepChars = Math.max(0, Math.floor(maxTokens * charsPerToken) - marker.length);
-  const head = Math.ceil(keepChars / 2);
-  const tail = keepChars - head;
-  return text.slice(0, head) + marker + (tail > 0 ? text.slice(text.length - tail) : '');
+  const build = (keepChars: number): string => {
+    const head = Math.ceil(keepChars / 2);
+    const tail = keepChars - head;
+    return text.slice(0, head) + marker + (tail > 0 ? text.slice(text.length - tail) : '');
+  };
+  let keepChars = Math.max(0, Math.floor(maxTokens * charsPerToken) - marker.length);
+  let out = build(keepChars);
+  // Cuts land mid-word and the marker costs tokens: shrink until the estimate fits.
+  for (let attempt = 0; attempt < 6 && keepChars > 0; attempt++) {
+    const tokens = estimateTextTokens(out);
+    if (tokens <= maxTokens) break;
+    keepChars = Math.max(0, Math.floor(keepChars * (maxTokens / tokens)) - 8);
+    out = build(keepChars);
+  }
+  return out;
 }
 
 /** Below this remainder an older message is dropped rather than truncated to a stub. */

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildEnvironmentContext,
+  dateInTimezone,
+  environmentContextChanged,
+  environmentContextUpdate,
+  environmentContextMessage,
+  isContextualUserMessage,
+  type EnvironmentContextInput,
+} from '../../src/context/index.js';
+
+const base: EnvironmentContextInput = {
+  cwd: '/repo',
+  shell: 'bash',
+  sandboxMode: 'workspace-write',
+  approvalPolicy: 'on-request',
+  networkAccess: false,
+  now: new Date('2026-06-20T23:30:00Z'),
+  timezone: 'America/Los_Angeles',
+};
+
+describe('environment context', () => {
+  it('renders the XML-ish block with two-space indented children', () => {
+    expect(buildEnvironmentContext(base)).toBe(
+      [
+        '<environment_context>',
+        '  <cwd>/repo</cwd>',
+        '  <approval_policy>on-request</approval_policy>',
+        '  <sandbox_mode>workspace-write</sandbox_mode>',
+        '  <network_access>restricted</network_access>',
+        '  <shell>bash</shell>',
+        '  <current_date>2026-06-20</current_date>',
+        '  <timezone>America/Los_Angeles</timezone>',
+        '</environment_context>',
+      ].join('\n'),
+    );
+  });
+
+  it('omits unknown fields and lists writable roots', () => {
+    expect(buildEnvironmentContext({ cwd: '/a&b', writableRoots: ['/a', '/tmp'], networkAccess: 'enabled' })).toBe(
+      [
+        '<environment_context>',
+        '  <cwd>/a&amp;b</cwd>',
+        '  <network_access>enabled</network_access>',
+        '  <writable_roots>',
+        '    <root>/a</root>',
+        '    <root>/tmp</root>',
+        '  </writable_roots>',
+        '</environment_context>',
+      ].join('\n'),
+    );
+  });
+
+  it('uses the date in the given timezone', () => {
+    expect(dateInTimezone(new Date('2026-06-20T23:30:00Z'), 'Asia/Tokyo')).toBe('2026-06-21');
+  });
+
+  it('detects changes that the model would see, and sends only those', () => {
+    const laterSameDay = { ...base, now: new Date('2026-06-21T01:00:00Z') }; // still the 20th in LA
+    expect(environmentContextChanged(base, laterSameDay)).toBe(false);
+    expect(environmentContextUpdate(base, laterSameDay)).toBeUndefined();
+    const moved = { ...base, cwd: '/repo/pkg', now: new Date('2026-06-21T12:00:00Z') };
+    expect(environmentContextChanged(base, moved)).toBe(true);
+    expect(environmentContextUpdate(base, moved)).toBe(
+      '<environment_context>\n  <cwd>/repo/pkg</cwd>\n  <current_date>2026-06-21</current_date>\n</environment_context>',
+    );
+    expect(environmentContextChanged(base, { ...base, approvalPolicy: 'never' })).toBe(true);
+    expect(environmentContextChanged(base, { ...base, networkAccess: 'restricted' })).toBe(false);
+  });
+
+  it('is a contextual user message', () => {
+    expect(isContextualUserMessage(environmentContextMessage(buildEnvironmentContext(base)))).toBe(true);
+  });
+});
