@@ -213,10 +213,13 @@ function newChunk(anchors: string[]): UpdateChunk {
   return { anchors, oldLines: [], newLines: [], isEndOfFile: false, ops: '' };
 }
 
-/** Splits on `\n` and drops one `\r` before it, like Rust's `str::lines`. */
+/** Splits on `\n`; each line keeps a `\r` before it (the line parser drops exactly one). */
 export function splitPatchLines(text: string): string[] {
-  if (text === '') return [];
-  return text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  return text === '' ? [] : text.split('\n');
+}
+
+function withoutCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 const HEREDOC_OPENERS = new Set(['<<EOF', "<<'EOF'", '<<"EOF"']);
@@ -239,8 +242,8 @@ export function parsePatch(text: string): Patch {
   let lines = splitPatchLines(text.trim());
   const envelopeError = checkEnvelope(lines);
   if (envelopeError) {
-    const first = lines[0] ?? '';
-    const last = lines[lines.length - 1] ?? '';
+    const first = withoutCr(lines[0] ?? '');
+    const last = withoutCr(lines[lines.length - 1] ?? '');
     if (!(HEREDOC_OPENERS.has(first) && last.endsWith('EOF') && lines.length >= 4)) throw envelopeError;
     lines = lines.slice(1, -1);
     const innerError = checkEnvelope(lines);
