@@ -1,4 +1,5 @@
 // Provider table merging/validation and the headers a client sends.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelClient, endpointUrl, providerHeaders } from '../../src/model/create-client.js';
 import { ModelSetupError } from '../../src/model/errors.js';
@@ -107,5 +108,14 @@ describe('keys never leak into events', () => {
     const events = await collect(client.stream(baseRequest()));
     expect(JSON.stringify(events)).not.toContain('sk-secret-123');
     expect(events.at(-1)).toMatchObject({ error: { kind: 'auth', message: "provider 'm' returned HTTP 401: bad key. Check M_KEY." } });
+  });
+});
+
+describe('startup cost', () => {
+  it('loads wire adapters only through dynamic import', () => {
+    const source = readFileSync(new URL('../../src/model/create-client.ts', import.meta.url), 'utf8');
+    const staticImports = source.split('\n').filter((line) => /^import .* from /.test(line) && !line.startsWith('import type'));
+    expect(staticImports.filter((line) => /wires|transport|eventsource/.test(line))).toEqual([]);
+    expect(source).toContain("import('./wires/responses.js')");
   });
 });

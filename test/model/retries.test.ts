@@ -181,6 +181,21 @@ describe('stream-level retries', () => {
     });
   });
 
+  it('waits as long as an in-stream rate_limit_exceeded message asks', async () => {
+    mock.enqueue({ streamError: { code: 'rate_limit_exceeded', message: 'Rate limit reached. Please try again in 1.2s.' } }, { text: 'ok' });
+    const events = await collect((await clientFor(mock.url, 'responses', {}, clock)).stream(baseRequest()));
+    expect(clock.delays).toEqual([1200]);
+    expect(events.at(-1)).toMatchObject({ type: 'completed' });
+  });
+
+  it('does not retry a 429 that means the quota is used up', async () => {
+    mock.enqueue({ status: 429, body: { error: { message: 'You exceeded your current quota.', code: 'insufficient_quota' } } });
+    const events = await collect((await clientFor(mock.url, 'responses', {}, clock)).stream(baseRequest()));
+    expect(events).toEqual([
+      { type: 'error', error: { kind: 'quota', status: 429, message: "provider 'mock' returned HTTP 429: You exceeded your current quota." } },
+    ]);
+  });
+
   it('retries an Anthropic overloaded_error event', async () => {
     mock.enqueue({ streamError: { type: 'overloaded_error', message: 'Overloaded' } }, { text: 'ok' });
     const events = await collect((await clientFor(mock.url, 'messages', {}, clock)).stream(baseRequest()));
