@@ -10,8 +10,51 @@ export interface ExitStatus {
   signal: NodeJS.Signals | null;
 }
 
-/** Lets the sandbox room put a wrapper (bwrap, sandbox-exec) in front of the command. */
-export type ArgvWrapper = (argv: string[]) => string[];
+/** What a wrapper may hand back besides the new argv. */
+export interface WrappedArgv {
+  argv: string[];
+  /** Added to the child's environment. */
+  env?: Record<string, string>;
+  /** Called once after the process finished (or failed to start). */
+  cleanup?: () => void;
+}
+
+/**
+ * Lets the sandbox room put a wrapper (bwrap, sandbox-exec) in front of the command. Its
+ * `WrappedCommand` is a valid return value.
+ */
+export type ArgvWrapper = (
+  argv: string[],
+  context: { cwd: string; tty: boolean },
+) => string[] | WrappedArgv;
+
+/** Apply a wrapper: the argv to spawn, the environment to give it, and what to run afterwards. */
+export function applyWrapper(
+  options: StartOptions,
+  tty: boolean,
+): { argv: string[]; env: Record<string, string | undefined>; cleanup: () => void } {
+  const baseEnv = options.env ?? process.env;
+  if (!options.wrap) return { argv: options.argv, env: baseEnv, cleanup: noop };
+  const wrapped = options.wrap(options.argv, { cwd: options.cwd, tty });
+  if (Array.isArray(wrapped)) return { argv: wrapped, env: baseEnv, cleanup: noop };
+  let cleaned = false;
+  const cleanup = (): void => {
+    if (cleaned) return;
+    cleaned = true;
+    try {
+      wrapped.cleanup?.();
+    } catch {
+      // Cleanup is best effort (temporary mount points); it must not mask the command's result.
+    }
+  };
+  return {
+    argv: wrapped.argv,
+    env: wrapped.env ? { ...baseEnv, ...wrapped.env } : baseEnv,
+    cleanup,
+  };
+}
+
+const noop = (): void => {};
 
 export interface StartOptions {
   /** Program and arguments; `argv[0]` is looked up on PATH. */
@@ -19,7 +62,7 @@ export interface StartOptions {
   cwd: string;
   /** Full environment for the child (nothing else is inherited). Default: `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Applied to `argv` just before spawning. */
+  /** Applied to `argv` (and may add env and a cleanup) just before spawning. */
   wrap?: ArgvWrapper;
   /**
    * Pipes only: `'ignore'` (default) connects stdin to /dev/null; `'pipe'` keeps it open for

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import {
   OutputFanout,
+  applyWrapper,
   signalName,
   type ExitStatus,
   type LiveProcess,
@@ -40,25 +41,35 @@ const KILL_GRACE_MS = 250;
  */
 export async function startPtyProcess(options: StartOptions): Promise<LiveProcess> {
   const pty = await loadPty();
-  const argv = options.wrap ? options.wrap(options.argv) : options.argv;
+  const { argv, env: wrappedEnv, cleanup } = applyWrapper(options, true);
   const program = argv[0];
-  if (!program) throw new Error('Cannot run an empty command: the argv has no program.');
+  if (!program) {
+    cleanup();
+    throw new Error('Cannot run an empty command: the argv has no program.');
+  }
   // The pty helper reports a missing directory only as text on the terminal; say it plainly.
   if (!isDirectory(options.cwd)) {
+    cleanup();
     throw new Error(`Cannot run \`${program}\`: the working directory ${options.cwd} does not exist.`);
   }
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(options.env ?? process.env)) {
+  for (const [key, value] of Object.entries(wrappedEnv)) {
     if (value !== undefined) env[key] = value;
   }
-  const term = pty.spawn(program, argv.slice(1), {
-    name: env.TERM ?? 'xterm-256color',
-    cols: options.cols ?? DEFAULT_COLS,
-    rows: options.rows ?? DEFAULT_ROWS,
-    cwd: options.cwd,
-    env,
-    encoding: null,
-  });
+  let term: import('@lydell/node-pty').IPty;
+  try {
+    term = pty.spawn(program, argv.slice(1), {
+      name: env.TERM ?? 'xterm-256color',
+      cols: options.cols ?? DEFAULT_COLS,
+      rows: options.rows ?? DEFAULT_ROWS,
+      cwd: options.cwd,
+      env,
+      encoding: null,
+    });
+  } catch (err) {
+    cleanup();
+    throw new Error(`Cannot run \`${program}\` on a terminal: ${(err as Error).message}`);
+  }
   const pid = term.pid;
   registerProcessGroup(pid);
 
@@ -78,6 +89,7 @@ export async function startPtyProcess(options: StartOptions): Promise<LiveProces
     exitStatus = name ? { code: null, signal: name } : { code: exitCode, signal: null };
     finished = true;
     forgetProcessGroupIfEmpty(pid);
+    cleanup();
     resolveDone(exitStatus);
   });
 

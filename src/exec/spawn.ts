@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { HeadTailBuffer, DEFAULT_OUTPUT_MAX_BYTES } from './head-tail-buffer.js';
 import {
   OutputFanout,
+  applyWrapper,
   mapExitCode,
   type ExitStatus,
   type LiveProcess,
@@ -127,18 +128,22 @@ export async function runProcess(options: RunOptions): Promise<RunResult> {
 
 /** Start a child with piped stdout/stderr in its own process group. */
 export async function startPipeProcess(options: StartOptions): Promise<LiveProcess> {
-  const argv = options.wrap ? options.wrap(options.argv) : options.argv;
+  const { argv, env, cleanup } = applyWrapper(options, false);
   const program = argv[0];
-  if (!program) throw new Error('Cannot run an empty command: the argv has no program.');
+  if (!program) {
+    cleanup();
+    throw new Error('Cannot run an empty command: the argv has no program.');
+  }
   const stdinMode = options.input !== undefined || options.stdin === 'pipe' ? 'pipe' : 'ignore';
   const child = spawn(program, argv.slice(1), {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env,
     detached: true,
     stdio: [stdinMode, 'pipe', 'pipe'],
   });
   if (child.pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));
+    cleanup();
     throw describeSpawnError(err, program, options.cwd);
   }
   const pid = child.pid;
@@ -175,6 +180,7 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     stdinOpen = false;
     if (drainTimer) clearTimeout(drainTimer);
     forgetProcessGroupIfEmpty(pid);
+    cleanup();
     resolveDone(exitStatus);
   };
   child.once('exit', (code, signal) => {

@@ -159,8 +159,10 @@ export class UnifiedExecManager {
         wrap: request.wrap ?? this.options.wrap,
       });
     } catch (err) {
+      // `cause` keeps the original error (e.g. the sandbox's SandboxUnavailableError) inspectable.
       throw new UnifiedExecError(
         `exec_command failed for \`${displayArgv(command)}\`: Failed to create unified exec process: ${(err as Error).message}`,
+        { cause: err },
       );
     }
     const started = performance.now();

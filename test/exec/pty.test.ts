@@ -53,6 +53,23 @@ describe('PTY processes', () => {
     expect(await groupGone(proc.pid)).toBe(true);
   });
 
+  it('pass tty=true to the wrapper and run its cleanup', async () => {
+    let tty: boolean | undefined;
+    let cleaned = false;
+    const result = await runProcess({
+      argv: ['sh', '-c', 'echo $W'],
+      cwd,
+      tty: true,
+      wrap: (argv, context) => {
+        tty = context.tty;
+        return { argv, env: { W: 'wrapped' }, cleanup: () => (cleaned = true) };
+      },
+    });
+    expect(result.output).toBe('wrapped\r\n');
+    expect(tty).toBe(true);
+    expect(cleaned).toBe(true);
+  });
+
   it('explain a missing working directory', async () => {
     await expect(runProcess({ argv: ['true'], cwd: join(cwd, 'missing'), tty: true })).rejects.toThrow(
       /working directory .*missing does not exist/,

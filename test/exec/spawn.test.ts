@@ -127,6 +127,38 @@ describe('runProcess', () => {
     expect(result.output).toBe('hello bar yes\n');
   });
 
+  it('merges a wrapper\'s env and runs its cleanup once after the process finished', async () => {
+    let cleanups = 0;
+    let seenContext: unknown;
+    const result = await runProcess({
+      argv: ['sh', '-c', 'echo $SANDBOXED'],
+      cwd,
+      env: { PATH: process.env.PATH },
+      wrap: (argv, context) => {
+        seenContext = context;
+        return { argv, env: { SANDBOXED: 'yes' }, cleanup: () => cleanups++ };
+      },
+    });
+    expect(result.output).toBe('yes\n');
+    expect(seenContext).toEqual({ cwd, tty: false });
+    expect(cleanups).toBe(1);
+    // A wrapper that refuses (sandbox unavailable) stops the run with its own error.
+    await expect(
+      runProcess({
+        argv: ['true'],
+        cwd,
+        wrap: () => {
+          throw new Error('sandbox unavailable');
+        },
+      }),
+    ).rejects.toThrow('sandbox unavailable');
+    // Cleanup also runs when the wrapped program cannot start.
+    await expect(
+      runProcess({ argv: ['true'], cwd, wrap: () => ({ argv: ['rig-no-such-program-xyz'], cleanup: () => cleanups++ }) }),
+    ).rejects.toThrow(/no such program/);
+    expect(cleanups).toBe(2);
+  });
+
   it('connects stdin to /dev/null by default', async () => {
     const result = await runProcess({ argv: ['cat'], cwd, timeoutMs: 5_000 });
     expect(result.exitCode).toBe(0);

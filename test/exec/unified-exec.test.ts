@@ -82,6 +82,20 @@ describe('exec_command', () => {
     );
   });
 
+  it('keeps a refusing wrapper\'s error as the cause', async () => {
+    class SandboxRefused extends Error {}
+    const m = manager({
+      wrap: () => {
+        throw new SandboxRefused('no sandbox here');
+      },
+    });
+    const failure = await m.execCommand({ cmd: 'true', cwd }).catch((err: unknown) => err);
+    expect((failure as Error).message).toBe(
+      'exec_command failed for `/bin/sh -c true`: Failed to create unified exec process: no sandbox here',
+    );
+    expect((failure as Error).cause).toBeInstanceOf(SandboxRefused);
+  });
+
   it('applies the sandbox wrapper', async () => {
     const m = manager({ wrap: (argv) => ['env', 'WRAPPED=1', ...argv] });
     const result = await m.execCommand({ cmd: 'echo $WRAPPED', cwd });
