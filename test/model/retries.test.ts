@@ -70,6 +70,21 @@ describe('HTTP-level retries', () => {
     expect(mock.requests).toHaveLength(3);
   });
 
+  it('does not sit out a Retry-After longer than five minutes', async () => {
+    mock.enqueue({ status: 429, headers: { 'retry-after': '3600' }, message: 'Daily limit reached' });
+    const events = await collect((await clientFor(mock.url, 'chat', {}, clock)).stream(baseRequest()));
+    expect(events).toEqual([
+      {
+        type: 'error',
+        error: {
+          kind: 'rate_limit',
+          status: 429,
+          message: "provider 'mock' returned HTTP 429: Daily limit reached (the provider asks to wait 3600 s before retrying)",
+        },
+      },
+    ]);
+  });
+
   it('does not retry a 400 and shows the provider message', async () => {
     mock.enqueue({ status: 400, message: "Invalid schema for function 'shell': missing items" });
     const events = await collect((await clientFor(mock.url, 'responses', {}, clock)).stream(baseRequest()));

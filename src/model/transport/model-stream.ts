@@ -58,20 +58,29 @@ export async function* runModelStream(
       if ('type' in item) yield item;
       else outcome = item;
     }
-    if (!outcome || outcome.done) return;
+    if (outcome?.done) return;
+    if (!outcome) {
+      yield { type: 'error', error: { kind: 'stream', message: `${STREAM_FAILURE_PREFIX}the stream ended without a result` } };
+      return;
+    }
     const { failure, layer } = outcome;
     if (failure.kind === 'aborted') {
       yield abortedEvent();
       return;
     }
     const max = layer === 'request' ? config.requestMaxRetries : config.streamMaxRetries;
+    const waitTooLong = failure.delayMs !== undefined && failure.delayMs > MAX_ADVISED_DELAY_MS;
     const allowed =
       failure.retryable &&
+      !waitTooLong &&
       retries[layer] < max &&
-      (failure.delayMs === undefined || failure.delayMs <= MAX_ADVISED_DELAY_MS) &&
       (layer === 'request' || request.mayRetryStream?.() !== false);
     if (!allowed) {
-      yield { type: 'error', error: finalError(failure, layer) };
+      const error = finalError(failure, layer);
+      if (failure.retryable && waitTooLong) {
+        error.message += ` (the provider asks to wait ${Math.ceil((failure.delayMs ?? 0) / 1000)} s before retrying)`;
+      }
+      yield { type: 'error', error };
       return;
     }
     retries[layer] += 1;
