@@ -20,7 +20,8 @@ let loading: Promise<void> | undefined;
 
 /** Starts loading the tokenizer; resolves when exact counts are available. */
 export function loadTokenizer(): Promise<void> {
-  loading ??= import(TOKENIZER_MODULE).then((mod: { countTokens: CountTokens }) => {
+  // A literal specifier so the bundler splits the tokenizer into its own lazily loaded chunk.
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((mod) => {
     countTokens = mod.countTokens;
   });
   return loading;
