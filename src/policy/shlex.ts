@@ -73,15 +73,58 @@ export function shlexSplit(text: string): string[] | null {
   return words;
 }
 
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+// Quoting follows the POSIX rules used by Codex's reason strings: a word is split into runs, each
+// emitted bare, in single quotes, or in double quotes (with \ escapes), whichever covers the most.
+const BARE_OK = /^[+\-./:@\]_0-9A-Za-z]$/;
+
+function bareOk(ch: string): boolean {
+  return ch.charCodeAt(0) < 0x80 && BARE_OK.test(ch);
+}
+function singleQuotedOk(ch: string): boolean {
+  return ch !== "'" && ch !== '^' && ch !== '\\';
+}
+function doubleQuotedOk(ch: string): boolean {
+  return ch !== '`' && ch !== '$' && ch !== '!' && ch !== '^';
+}
+
+const BARE = 1;
+const SINGLE = 2;
+const DOUBLE = 4;
 
 /** Quotes one word so a POSIX shell reads it back unchanged. */
 export function shlexQuote(word: string): string {
   if (word === '') return "''";
-  if (SAFE_WORD.test(word)) return word;
-  return `'${word.replace(/'/g, `'"'"'`)}'`;
+  const chars = [...word];
+  let out = '';
+  let start = 0;
+  while (start < chars.length) {
+    let ok = BARE | SINGLE | DOUBLE;
+    let i = start;
+    // A leading ^ is only safe inside single quotes.
+    if (chars[i] === '^') {
+      ok = SINGLE;
+      i++;
+    }
+    for (; i < chars.length; i++) {
+      const ch = chars[i]!;
+      let next = ok;
+      if (!bareOk(ch)) next &= ~BARE;
+      if (!singleQuotedOk(ch)) next &= ~SINGLE;
+      if (!doubleQuotedOk(ch)) next &= ~DOUBLE;
+      if (next === 0) break;
+      ok = next;
+    }
+    const chunk = chars.slice(start, i).join('');
+    if (ok & BARE) out += chunk;
+    else if (ok & SINGLE) out += `'${chunk}'`;
+    else out += `"${chunk.replace(/[$`"\\]/g, (c) => `\\${c}`)}"`;
+    start = i;
+  }
+  return out;
 }
 
+/** Joins words into one shell-safe line; words holding a NUL cannot be quoted, so they are joined plainly. */
 export function shlexJoin(words: readonly string[]): string {
+  if (words.some((word) => word.includes('\0'))) return words.join(' ');
   return words.map(shlexQuote).join(' ');
 }

@@ -104,7 +104,7 @@ describe('match / not_match examples are checked at load', () => {
   it('a not_match example that matches is an error at the example', () => {
     const error = loadError('prefix_rule(pattern=["rm"], decision="forbidden",\n  not_match=[["rm", "-rf", "it\'s here"]])');
     expect(error.message).toBe(
-      'ex.rules:2:14: not_match example `rm -rf \'it\'"\'"\'s here\'` matches the rule with pattern ["rm"] (expected it not to match; fix the example or the pattern)',
+      'ex.rules:2:14: not_match example `rm -rf "it\'s here"` matches the rule with pattern ["rm"] (expected it not to match; fix the example or the pattern)',
     );
   });
 
