@@ -13,7 +13,8 @@ import { PatchApplyError, applyUpdateChunks } from './update.js';
  */
 export type ReadFileFn = (absolutePath: string) => string | undefined;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a byte-order mark in the text, so rewriting the file keeps it too.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The default reader: UTF-8 text files only, so a binary file is never rewritten lossily. */
 export function readTextFile(absolutePath: string): string | undefined {

@@ -64,6 +64,9 @@ export class LineIndex {
   }
 }
 
+/** Lines scanned directly from the cursor before the exact pass falls back to the lookup table. */
+const EXACT_SCAN_WINDOW = 512;
+
 /**
  * Index of the first line where `pattern` occurs at or after `start`, or -1. With `eof` the
  * pattern must end at the file's last line (and still start at or after `start`).
@@ -75,22 +78,44 @@ export function seekSequence(file: LineIndex | readonly string[], pattern: reado
   const lastStart = index.length - pattern.length;
   const from = eof ? Math.max(lastStart, start) : start;
   if (from > lastStart) return -1;
+  // Chunks usually sit a little after the previous one, so a short direct scan finds most of
+  // them without building any table.
+  const scanEnd = Math.min(lastStart, from + EXACT_SCAN_WINDOW);
+  for (let at = from; at <= scanEnd; at++) {
+    if (index.lines[at] === pattern[0] && matchesAt(index.lines, pattern, at)) return at;
+  }
   for (let pass = 0; pass < PASSES.length; pass++) {
     const normalise = PASSES[pass] as Normalise;
     const wanted = pass === 0 ? pattern : pattern.map(normalise);
-    const lines = index.normalisedLines(pass);
-    const candidates = index.positionsOf(pass, wanted[0] as string);
-    for (let c = lowerBound(candidates, from); c < candidates.length; c++) {
-      const at = candidates[c] as number;
-      if (at > lastStart) break;
-      if (matchesAt(lines, wanted, at)) return at;
+    const found = seekWithTable(index, pass, wanted, pass === 0 ? scanEnd + 1 : from, lastStart);
+    if (found >= 0) return found;
+  }
+  return -1;
+}
+
+/** Looks candidates up by the pattern line with the fewest occurrences in the file. */
+function seekWithTable(index: LineIndex, pass: number, pattern: readonly string[], from: number, lastStart: number): number {
+  if (from > lastStart) return -1;
+  let keyOffset = 0;
+  let candidates = index.positionsOf(pass, pattern[0] as string);
+  for (let k = 1; k < pattern.length && candidates.length > 1; k++) {
+    const other = index.positionsOf(pass, pattern[k] as string);
+    if (other.length < candidates.length) {
+      candidates = other;
+      keyOffset = k;
     }
+  }
+  const lines = index.normalisedLines(pass);
+  for (let c = lowerBound(candidates, from + keyOffset); c < candidates.length; c++) {
+    const at = (candidates[c] as number) - keyOffset;
+    if (at > lastStart) break;
+    if (matchesAt(lines, pattern, at)) return at;
   }
   return -1;
 }
 
 function matchesAt(lines: readonly string[], pattern: readonly string[], at: number): boolean {
-  for (let i = 1; i < pattern.length; i++) {
+  for (let i = 0; i < pattern.length; i++) {
     if (lines[at + i] !== pattern[i]) return false;
   }
   return true;

@@ -50,7 +50,9 @@ interface Replacement {
  * in error messages. Throws PatchApplyError when a chunk's context cannot be found.
  */
 export function applyUpdateChunks(original: string, chunks: readonly UpdateChunk[], displayPath: string): string {
-  const { lines, preferredEnding } = splitKeepingEndings(original);
+  // A byte-order mark belongs to the file, not to its first line: keep it out of matching.
+  const bom = original.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const { lines, preferredEnding } = splitKeepingEndings(bom ? original.slice(1) : original);
   const index = new LineIndex(lines.map((line) => line.text));
   const replacements = locateChunks(index, chunks, displayPath);
   const out: string[] = [];
@@ -84,7 +86,7 @@ export function applyUpdateChunks(original: string, chunks: readonly UpdateChunk
     cursor = r.start + r.oldLength;
   }
   for (; cursor < lines.length; cursor++) emitSource(lines[cursor], emit);
-  return out.join('');
+  return bom + out.join('');
 }
 
 function emitSource(line: SourceLine | undefined, emit: (text: string, ending: string) => void): void {
@@ -102,9 +104,11 @@ function locateChunks(index: LineIndex, chunks: readonly UpdateChunk[], displayP
     }
     const ops = opsMatching(chunk);
     if (chunk.oldLines.length === 0) {
-      // A chunk that only adds lines goes at the end of the file, as in Codex.
-      const r = { start: index.length, oldLength: 0, chunk, oldLines: [], newLines: chunk.newLines, ops };
-      replacements.push(r);
+      // A chunk that only adds lines goes at the end of the file, as in Codex. With an `@@`
+      // anchor it goes right after the anchor line instead: that is what the model asked for,
+      // where Codex would silently append it at the end.
+      const start = chunk.anchors.length > 0 ? lineIndex : index.length;
+      replacements.push({ start, oldLength: 0, chunk, oldLines: [], newLines: chunk.newLines, ops });
       continue;
     }
     let oldLines: readonly string[] = chunk.oldLines;

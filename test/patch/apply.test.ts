@@ -95,6 +95,12 @@ describe('applyPatch', () => {
     expect(read(dir, 'f.txt')).toBe('f\n');
   });
 
+  it('round-trips a UTF-8 byte-order mark through read, verify and commit', async () => {
+    const dir = workspace({ 'bom.txt': '\uFEFFa\nb\n' });
+    await applyPatch('*** Begin Patch\n*** Update File: bom.txt\n@@\n a\n-b\n+B\n*** End Patch', dir);
+    expect(fs.readFileSync(path.join(dir, 'bom.txt'))).toEqual(Buffer.from('\uFEFFa\nB\n', 'utf8'));
+  });
+
   it('refuses binary (non UTF-8) files instead of corrupting them', async () => {
     const dir = workspace({});
     fs.writeFileSync(path.join(dir, 'bin.dat'), Buffer.from([0xff, 0xfe, 0x0a]));

@@ -40,6 +40,14 @@ describe('applyUpdateChunks', () => {
     expect(update('x\r\ny', '@@\n+z')).toBe('x\r\ny\r\nz\r\n');
   });
 
+  it('inserts an anchored pure addition right after its anchor line', () => {
+    expect(update('def f():\n    pass\nx = 1\n', '@@ def f():\n+    "doc"')).toBe('def f():\n    "doc"\n    pass\nx = 1\n');
+  });
+
+  it('keeps a byte-order mark out of matching and in the result', () => {
+    expect(update('\uFEFFfirst\r\nsecond\r\n', '@@\n-first\n+FIRST')).toBe('\uFEFFFIRST\r\nsecond\r\n');
+  });
+
   it('applies several chunks in order and seeks anchors from the cursor', () => {
     const original = 'def a():\n    return 1\n\ndef b():\n    return 1\n';
     expect(update(original, '@@ def b():\n-    return 1\n+    return 2')).toBe(
@@ -96,11 +104,13 @@ describe('applyUpdateChunks', () => {
       body.push('@@', `     value_${at - 1} = compute(${at - 1})`, `-    value_${at} = compute(${at})`, `+    value_${at} = compute(${at} * 2)`, `     value_${at + 1} = compute(${at + 1})`);
     }
     const chunks = chunksOf(body.join('\n'));
-    const started = performance.now();
+    // CPU time, not wall time: the machine running the tests may be busy. The bound only
+    // catches quadratic behaviour; bench/ measures the real target (under 20 ms).
+    const started = process.cpuUsage();
     const result = applyUpdateChunks(original, chunks, 'big.py');
-    const elapsed = performance.now() - started;
+    const elapsed = process.cpuUsage(started).user / 1000;
     expect(result).toContain('value_19850 = compute(19850 * 2)');
     expect(result.split('\n')).toHaveLength(20_001);
-    expect(elapsed).toBeLessThan(100);
+    expect(elapsed).toBeLessThan(250);
   });
 });
