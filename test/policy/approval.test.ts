@@ -7,6 +7,7 @@ import {
   decidePatchApproval,
   decideRetryWithoutSandbox,
   loadBashParser,
+  needsBashParser,
   parseApprovalPolicy,
   parseRules,
   type ApprovalAction,
@@ -246,6 +247,9 @@ describe('exec approval: other inputs', () => {
   });
 
   it('loads the bash parser only for commands that involve a shell', async () => {
+    expect(needsBashParser(['cargo', 'test'])).toBe(false);
+    expect(needsBashParser(['sudo', '/bin/bash', '-c', 'x'])).toBe(true);
+    expect(needsBashParser(['trap', 'x', 'EXIT'])).toBe(true);
     const plain = await assessExecCommandLazily(rules, ['cargo', 'test'], { policy: 'on-request', sandboxMode: 'read-only' });
     expect(plain.requirement).toEqual({ kind: 'skip', bypassSandbox: true });
     const script = await assessExecCommandLazily(rules, ['bash', '-lc', 'rm -rf x'], { policy: 'on-request', sandboxMode: 'read-only' });

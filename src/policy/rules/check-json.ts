@@ -2,7 +2,7 @@
 // `execpolicy check`: {"matchedRules":[{"prefixRuleMatch":{...}}],"decision":...}.
 
 import type { MatchOptions } from './matcher.js';
-import type { ExecPolicy } from './policy.js';
+import { loadRulesFiles, type ExecPolicy } from './policy.js';
 
 export interface ExecPolicyCheckJsonOptions extends MatchOptions {
   pretty?: boolean;
@@ -23,4 +23,15 @@ export function execPolicyCheckJson(policy: ExecPolicy, argv: readonly string[],
   };
   if (decision !== undefined) output.decision = decision;
   return options.pretty ? JSON.stringify(output, null, 2) : JSON.stringify(output);
+}
+
+/**
+ * All of `rig execpolicy check --rules FILE... [--pretty] [--resolve-host-executables] -- CMD...`:
+ * loads the files in order and returns the JSON line. Rejects with ExecPolicyLoadError (file:line:col)
+ * or a read error naming the file.
+ */
+export async function runExecPolicyCheck(rulesFiles: readonly string[], argv: readonly string[], options: ExecPolicyCheckJsonOptions = {}): Promise<string> {
+  if (rulesFiles.length === 0) throw new Error('execpolicy check needs at least one --rules FILE');
+  if (argv.length === 0) throw new Error('execpolicy check needs a command to check, e.g. -- git push origin');
+  return execPolicyCheckJson(await loadRulesFiles(rulesFiles), argv, options);
 }

@@ -3,11 +3,12 @@
 // command.
 
 import fs from 'node:fs';
-import { PolicyBuilder, evaluateRules } from './evaluate.js';
+import { PolicyBuilder, evaluateRules, normalizeNetworkHost } from './evaluate.js';
 import { matchRules, type MatchOptions, type RuleIndex } from './matcher.js';
 import {
   strictestDecision,
   type Decision,
+  type NetworkProtocol,
   type NetworkRule,
   type PatternToken,
   type PrefixRule,
@@ -88,6 +89,24 @@ export class ExecPolicy implements RuleIndex {
     if (deciding.justification !== undefined) rule.justification = deciding.justification;
     if (deciding.resolvedProgram !== undefined) rule.resolvedProgram = deciding.resolvedProgram;
     return { decision, rule };
+  }
+
+  /**
+   * The strictest network_rule decision for a host (normalised like the rules: lower case, no port
+   * or trailing dot), optionally limited to one protocol; undefined when no rule names the host.
+   */
+  networkDecision(host: string, protocol?: NetworkProtocol): Decision | undefined {
+    let wanted: string;
+    try {
+      wanted = normalizeNetworkHost(host, (detail) => {
+        throw new Error(detail);
+      });
+    } catch {
+      return undefined;
+    }
+    return strictestDecision(
+      this.networkRules.filter((rule) => rule.host === wanted && (protocol === undefined || rule.protocol === protocol)).map((rule) => rule.decision),
+    );
   }
 
   /** A copy with one more exact-prefix rule (an "always allow" amendment made during a session). */

@@ -10,6 +10,7 @@ import {
   execPolicyCheckJson,
   loadRulesFiles,
   parseRules,
+  runExecPolicyCheck,
 } from '../../../src/policy/index.js';
 
 const tempDirs: string[] = [];
@@ -81,6 +82,24 @@ describe('prefix matching', () => {
     const amended = policy.withPrefixRule(['npm', 'test'], 'allow');
     expect(amended.check(['npm', 'test', '--watch']).decision).toBe('allow');
     expect(policy.check(['npm', 'test']).decision).toBe('none');
+  });
+});
+
+describe('network rules', () => {
+  it('gives the strictest decision for a host, per protocol if asked', () => {
+    const policy = parseRules(
+      [
+        'network_rule(host="api.example.com", protocol="https", decision="allow")',
+        'network_rule(host="API.example.com.", protocol="http", decision="deny")',
+        'network_rule(host="cdn.example.com", protocol="https", decision="prompt")',
+      ].join('\n'),
+      'n.rules',
+    );
+    expect(policy.networkDecision('api.example.com')).toBe('forbidden');
+    expect(policy.networkDecision('Api.Example.com:443', 'https')).toBe('allow');
+    expect(policy.networkDecision('cdn.example.com')).toBe('prompt');
+    expect(policy.networkDecision('other.example.com')).toBeUndefined();
+    expect(policy.networkDecision('https://api.example.com/')).toBeUndefined();
   });
 });
 
@@ -184,6 +203,17 @@ describe('execpolicy check JSON', () => {
     expect(execPolicyCheckJson(policy, ['git', 'push', 'origin'])).toBe(
       '{"matchedRules":[{"prefixRuleMatch":{"matchedPrefix":["git","push"],"decision":"prompt","justification":"network"}},{"prefixRuleMatch":{"matchedPrefix":["git"],"decision":"allow"}}],"decision":"prompt"}',
     );
+  });
+
+  it('runs the whole check command from files', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'p.rules');
+    fs.writeFileSync(file, 'prefix_rule(pattern=["git", "push"], decision="forbidden")\n');
+    expect(await runExecPolicyCheck([file], ['git', 'push', '-f'])).toBe(
+      '{"matchedRules":[{"prefixRuleMatch":{"matchedPrefix":["git","push"],"decision":"forbidden"}}],"decision":"forbidden"}',
+    );
+    await expect(runExecPolicyCheck([], ['ls'])).rejects.toThrow('execpolicy check needs at least one --rules FILE');
+    await expect(runExecPolicyCheck([file], [])).rejects.toThrow('execpolicy check needs a command to check');
   });
 
   it('omits decision when nothing matched', () => {
