@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isLikelySandboxDenial, wrapCommand } from '../../../src/exec/sandbox/index.js';
+import { networkOffSeccompProgram } from '../../../src/exec/sandbox/seccomp.js';
+import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
+import type { BwrapDiagnosis } from '../../../src/exec/sandbox/detect.js';
+import { makeScratch, noTmp, type Scratch } from './helpers.js';
+
+let s: Scratch;
+beforeEach(() => {
+  s = makeScratch();
+});
+afterEach(() => s.remove());
+
+const working = (): BwrapDiagnosis => ({
+  ok: true,
+  bwrapPath: '/usr/bin/bwrap',
+  version: '0.8.0',
+  supportsDisableUserns: true,
+  mountProc: true,
+  notes: [],
+});
+
+describe('wrapCommand on linux', () => {
+  it('network off: an sh trampoline opens the seccomp program on fd 3 for bwrap', () => {
+    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
+    const seccomp = { dir: '/x/rig-seccomp-1', file: '/x/rig-seccomp-1/network-off.bpf' };
+    const w = wrapCommand(policy, ['echo', 'hi'], s.ws, 'linux', 'bwrap', { diagnosis: working, seccomp: () => seccomp });
+    expect(w.argv.slice(0, 6)).toEqual(['/bin/sh', '-c', 'exec 3<"$0" && exec "$@"', seccomp.file, '/usr/bin/bwrap', '--new-session']);
+    expect(w.argv).toContain('--seccomp');
+    expect(w.argv.slice(-3)).toEqual(['--', 'echo', 'hi']);
+    expect(w.env).toEqual({ RIG_SANDBOX: 'bwrap', RIG_SANDBOX_NETWORK_DISABLED: '1', CODEX_SANDBOX_NETWORK_DISABLED: '1' });
+    expect(w).toMatchObject({ sandboxed: true, backend: 'bwrap' });
+  });
+
+  it('network on: bwrap directly, no seccomp; a PTY run keeps its session', () => {
+    const policy = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws, networkAccess: true });
+    const w = wrapCommand(policy, ['bash'], s.ws, 'linux', 'bwrap', { diagnosis: working, tty: true });
+    expect(w.argv[0]).toBe('/usr/bin/bwrap');
+    expect(w.argv).not.toContain('--seccomp');
+    expect(w.argv).not.toContain('--new-session');
+    expect(w.env).toEqual({ RIG_SANDBOX: 'bwrap' });
+  });
+
+  it('the seccomp program is well-formed classic BPF for both CPUs', () => {
+    for (const cpu of ['x64', 'arm64']) {
+      const program = networkOffSeccompProgram(cpu);
+      expect(program).toBeDefined();
+      expect((program as Buffer).length % 8).toBe(0);
+      // Ends with "return ERRNO(EPERM)".
+      expect((program as Buffer).readUInt16LE(program!.length - 8)).toBe(0x06);
+      expect((program as Buffer).readUInt32LE(program!.length - 4)).toBe(0x00050001);
+    }
+    expect(networkOffSeccompProgram('ia32')).toBeUndefined();
+  });
+});
+
+describe('isLikelySandboxDenial', () => {
+  it.each([
+    [1, 'sh: 1: cannot create /etc/x: Read-only file system', true],
+    [1, 'touch: cannot touch x: Permission denied', true],
+    [3, 'connect EPERM 127.0.0.1:80 - operation not permitted', true],
+    [6, 'curl: (6) Could not resolve host: example.com', true],
+    [1, 'ping: connect: Network is unreachable', true],
+    [159, '', true],
+    [0, 'Permission denied', false],
+    [1, 'error: tests failed', false],
+    [2, 'usage: foo', false],
+    [126, '', false],
+    [127, 'sh: foo: not found', false],
+  ])('exit %s with %j -> %s', (code, output, expected) => {
+    expect(isLikelySandboxDenial(code, output)).toBe(expected);
+  });
+});
