@@ -32,8 +32,9 @@ interface WriteStep {
   /** Where the bytes go: the path with symlinks resolved. */
   target: string;
   content: string;
-  /** Permission bits of the file being replaced, kept on the new file. */
+  /** Permission bits and owner of the file being replaced, kept on the new file. */
   mode: number | undefined;
+  owner: { uid: number; gid: number } | undefined;
   existed: boolean;
   dirsToCreate: string[];
   temp?: string;
@@ -158,7 +159,8 @@ async function planWrite(file: string, content: string, canWrite: (abs: string) 
     if (stat.isDirectory()) throw new FileCommitError(`Cannot write ${file}: it is a directory`, file);
     if (!stat.isFile()) throw new FileCommitError(`Cannot write ${file}: it is not a regular file`, file);
     checkWritable(file, target, canWrite);
-    return { kind: 'write', path: file, target, content, mode: stat.mode & 0o7777, existed: true, dirsToCreate: [] };
+    const owner = { uid: stat.uid, gid: stat.gid };
+    return { kind: 'write', path: file, target, content, mode: stat.mode & 0o7777, owner, existed: true, dirsToCreate: [] };
   }
   // A new file: resolve the nearest existing ancestor, so a symlinked directory cannot carry
   // the write somewhere the sandbox would refuse.
@@ -186,7 +188,7 @@ async function planWrite(file: string, content: string, canWrite: (abs: string) 
     dir = path.join(dir, name);
     dirsToCreate.push(dir);
   }
-  return { kind: 'write', path: file, target, content, mode: undefined, existed: false, dirsToCreate };
+  return { kind: 'write', path: file, target, content, mode: undefined, owner: undefined, existed: false, dirsToCreate };
 }
 
 async function planRemove(file: string, canWrite: (abs: string) => boolean): Promise<RemoveStep> {
@@ -232,6 +234,9 @@ async function stage(step: WriteStep, createdDirs: string[]): Promise<void> {
     step.temp = temp;
     // The process umask applies at creation; the replaced file's exact bits are restored.
     if (step.mode !== undefined) await fsp.chmod(temp, step.mode);
+    // Running as root on someone else's file must not hand the file to root.
+    const { owner } = step;
+    if (owner && process.getuid?.() === 0) await fsp.chown(temp, owner.uid, owner.gid);
   } catch (error) {
     await fsp.rm(temp, { force: true }).catch(() => undefined);
     step.temp = undefined;

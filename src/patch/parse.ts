@@ -52,10 +52,6 @@ export class PatchLineParser {
     return this.mode === 'ended';
   }
 
-  get started(): boolean {
-    return this.mode !== 'before';
-  }
-
   /** `isLastLine`: the final line of a whole patch, where `*** End Patch` may carry padding. */
   push(rawLine: string, isLastLine = false): void {
     this.lineNumber += 1;

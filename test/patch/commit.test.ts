@@ -98,6 +98,16 @@ describe('commitFileEdits', () => {
     expect(fs.readFileSync(script, 'utf8')).toBe('echo 2\n');
   });
 
+  it('keeps the owner of a replaced file when running as root', async () => {
+    if (process.getuid?.() !== 0) return;
+    const root = tempDir();
+    const file = path.join(root, 'owned.txt');
+    fs.writeFileSync(file, 'a\n');
+    fs.chownSync(file, 65534, 65534);
+    await commitFileEdits([{ path: file, kind: 'update', content: 'b\n', expectedContent: 'a\n' }]);
+    expect(fs.statSync(file)).toMatchObject({ uid: 65534, gid: 65534 });
+  });
+
   it('changes nothing when a later file changed on disk since the edit was computed', async () => {
     const root = tempDir();
     fs.writeFileSync(path.join(root, 'a.txt'), 'a\n');
