@@ -81,12 +81,14 @@ export const requestShapeSchema = z.strictObject({
 export const aliasRulesSchema = z.strictObject({
   /** Edit/Write of an existing file fails unless the file was read first in this thread. */
   read_before_edit: z.boolean().default(false),
-  /** Read output line numbering. */
-  line_numbers: z.enum(['tab', 'cat-n', 'colon', 'none']).default('tab'),
-  read_default_lines: z.number().int().positive().default(2000),
-  read_max_line_chars: z.number().int().positive().default(2000),
-  /** Cap of a tool's text output in bytes before head/tail truncation. */
-  output_limit_bytes: z.number().int().positive().default(30000),
+  /** Read output line numbering; unset = the tool style's own. */
+  line_numbers: z.enum(['tab', 'cat-n', 'colon', 'none']).optional(),
+  /** Lines a Read returns when no limit is given; unset = the tool style's own. */
+  read_default_lines: z.number().int().positive().optional(),
+  /** Longer lines are cut; unset = the tool style's own. */
+  read_max_line_chars: z.number().int().positive().optional(),
+  /** Cap of a tool's text output in bytes before head/tail truncation; unset = the style's own. */
+  output_limit_bytes: z.number().int().positive().optional(),
 });
 
 export const profileSchema = z.strictObject({

@@ -1,0 +1,303 @@
+// fs.grep: content search for every harness (Grep, grep, grep_search, grep_files), in-process.
+// Every option the schemas advertise is honoured: context lines, case folding, type and glob
+// filters, output modes, head limit and offset, multiline. Output follows each original.
+import { readFileSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { ResolvedTool } from '../../harness/profile.js';
+import type { ToolContext, ToolResult, ToolSpec } from '../spec.js';
+import { type Args, boolArg, displayPath, fail, functionSpec, numberArg, ok, resolvePath, stringArg, styleOption } from './common.js';
+import { FILE_TYPES, anyDepth, byMtime, byName, listPaths } from './walk.js';
+
+const STYLES = ['claude', 'zcode', 'kimi', 'kimi-cli', 'qwen', 'opencode', 'deepseek'] as const;
+type Style = (typeof STYLES)[number];
+
+const MAX_FILE_BYTES = 1024 * 1024;
+
+export interface GrepQuery {
+  pattern: string;
+  /** Absolute file or directory. */
+  root: string;
+  globs: string[];
+  excludes: string[];
+  type?: string;
+  ignoreCase: boolean;
+  multiline: boolean;
+  before: number;
+  after: number;
+  includeIgnored: boolean;
+}
+
+export interface LineHit {
+  line: number;
+  text: string;
+  /** False for context lines. */
+  match: boolean;
+}
+
+export interface FileHits {
+  path: string;
+  matches: number;
+  lines: LineHit[];
+}
+
+/** Runs a search; throws on an invalid pattern. Files come back sorted by path. */
+export async function searchFiles(query: GrepQuery, signal?: AbortSignal): Promise<{ files: FileHits[]; searched: number }> {
+  const flags = `g${query.ignoreCase ? 'i' : ''}${query.multiline ? 's' : ''}m`;
+  const regex = new RegExp(query.pattern, flags);
+  let paths: string[];
+  if (statSync(query.root).isFile()) {
+    paths = [query.root];
+  } else {
+    const patterns = query.globs.length > 0 ? query.globs.map(anyDepth) : ['**/*'];
+    paths = byName(await listPaths({ root: query.root, patterns, includeIgnored: query.includeIgnored, ...(signal ? { signal } : {}) }));
+  }
+  const extensions = query.type ? FILE_TYPES[query.type.toLowerCase()] ?? [query.type] : undefined;
+  const files: FileHits[] = [];
+  let searched = 0;
+  for (const path of paths) {
+    if (extensions && !extensions.some((ext) => path.endsWith(`.${ext}`))) continue;
+    if (query.excludes.some((pattern) => path.includes(pattern.replace(/\*/g, '')))) continue;
+    let bytes: Buffer;
+    try {
+      if (statSync(path).size > MAX_FILE_BYTES) continue;
+      bytes = readFileSync(path);
+    } catch {
+      continue;
+    }
+    if (bytes.subarray(0, 8192).includes(0)) continue;
+    searched++;
+    const hits = searchText(bytes.toString('utf8'), regex, query);
+    if (hits) files.push({ path, ...hits });
+  }
+  return { files, searched };
+}
+
+function searchText(content: string, regex: RegExp, query: GrepQuery): { matches: number; lines: LineHit[] } | null {
+  const lines = content.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const matched = new Set<number>();
+  let matches = 0;
+  if (query.multiline) {
+    const starts: number[] = [];
+    let offset = 0;
+    for (const line of lines) {
+      starts.push(offset);
+      offset += line.length + 1;
+    }
+    const lineAt = (index: number): number => {
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((starts[mid] ?? 0) <= index) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    regex.lastIndex = 0;
+    for (let m = regex.exec(content); m; m = regex.exec(content)) {
+      matches++;
+      const first = lineAt(m.index);
+      const last = lineAt(m.index + Math.max(m[0].length - 1, 0));
+      for (let i = first; i <= last; i++) matched.add(i);
+      if (m[0].length === 0) regex.lastIndex++;
+    }
+  } else {
+    lines.forEach((line, index) => {
+      regex.lastIndex = 0;
+      const count = [...line.matchAll(regex)].length;
+      if (count > 0) {
+        matches += count;
+        matched.add(index);
+      }
+    });
+  }
+  if (matched.size === 0) return null;
+  const shown = new Map<number, boolean>();
+  for (const index of matched) {
+    for (let i = Math.max(index - query.before, 0); i <= Math.min(index + query.after, lines.length - 1); i++) {
+      if (!shown.has(i)) shown.set(i, false);
+    }
+    shown.set(index, true);
+  }
+  const hitLines = [...shown.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, match]) => ({ line: index + 1, text: (lines[index] ?? '').replace(/\r$/, ''), match }));
+  return { matches, lines: hitLines };
+}
+
+interface Request {
+  query: GrepQuery;
+  mode: 'content' | 'files_with_matches' | 'count';
+  lineNumbers: boolean;
+  headLimit: number;
+  offset: number;
+}
+
+function parseRequest(style: Style, args: Args, ctx: ToolContext): Request | string {
+  const pattern = stringArg(args, 'pattern');
+  if (!pattern) return 'Grep failed: missing pattern';
+  const rootArg = stringArg(args, 'path');
+  const root = rootArg && rootArg !== '.' ? resolvePath(ctx, rootArg) : ctx.cwd;
+  const context = numberArg(args, '-C', 'context', 'context_lines') ?? 0;
+  const globArg = style === 'opencode' ? stringArg(args, 'include') : stringArg(args, 'glob');
+  const includes = Array.isArray(args['include']) ? (args['include'] as unknown[]).map(String) : [];
+  const excludes = Array.isArray(args['exclude']) ? (args['exclude'] as unknown[]).map(String) : [];
+  const modeArg = stringArg(args, 'output_mode');
+  const defaultMode = style === 'qwen' || style === 'opencode' || style === 'deepseek' ? 'content' : 'files_with_matches';
+  const mode = modeArg === 'count' || modeArg === 'count_matches' ? 'count' : modeArg === 'content' ? 'content' : modeArg === 'files_with_matches' ? 'files_with_matches' : defaultMode;
+  const limitDefault = style === 'claude' || style === 'zcode' || style === 'kimi' ? 250 : style === 'opencode' ? 100 : 0;
+  const headLimit = Math.trunc(numberArg(args, 'head_limit', 'limit', 'max_results') ?? limitDefault);
+  const query: GrepQuery = {
+    pattern,
+    root,
+    globs: [...(globArg ? [globArg] : []), ...includes],
+    excludes,
+    ignoreCase: boolArg(args, '-i', 'case_insensitive') === true,
+    multiline: boolArg(args, 'multiline') === true,
+    before: Math.trunc(numberArg(args, '-B') ?? context),
+    after: Math.trunc(numberArg(args, '-A') ?? context),
+    includeIgnored: boolArg(args, 'include_ignored') === true,
+  };
+  const type = stringArg(args, 'type');
+  if (type) query.type = type;
+  const lineNumbers = boolArg(args, '-n') ?? (style !== 'kimi-cli');
+  return { query, mode, lineNumbers, headLimit, offset: Math.trunc(numberArg(args, 'offset') ?? 0) };
+}
+
+/** Applies offset and head limit to output entries (0 = unlimited), reporting truncation. */
+function page<T>(entries: T[], request: Request): { shown: T[]; truncated: boolean } {
+  const rest = entries.slice(request.offset);
+  if (request.headLimit <= 0 || rest.length <= request.headLimit) return { shown: rest, truncated: false };
+  return { shown: rest.slice(0, request.headLimit), truncated: true };
+}
+
+function rgLines(files: FileHits[], request: Request, show: (path: string) => string): string[] {
+  const out: string[] = [];
+  const grouped = request.query.before > 0 || request.query.after > 0;
+  for (const file of files) {
+    let previous = -1;
+    for (const hit of file.lines) {
+      if (grouped && previous !== -1 && hit.line > previous + 1) out.push('--');
+      const sep = hit.match ? ':' : '-';
+      out.push(`${show(file.path)}${sep}${request.lineNumbers ? `${hit.line}${sep}` : ''}${hit.text}`);
+      previous = hit.line;
+    }
+  }
+  return out;
+}
+
+function render(style: Style, request: Request, files: FileHits[], searched: number, ctx: ToolContext): string {
+  const q = request.query;
+  const rel = (path: string): string => displayPath(ctx, path);
+  switch (style) {
+    case 'qwen': {
+      if (files.length === 0) return `No matches found for pattern "${q.pattern}" in path "${rel(q.root)}"${q.globs[0] ? ` (filter: "${q.globs[0]}")` : ''}.`;
+      const all = files.flatMap((file) => file.lines.filter((hit) => hit.match).map((hit) => ({ file: file.path, hit })));
+      const { shown, truncated } = page(all, request);
+      const blocks: string[] = [];
+      let current = '';
+      for (const { file, hit } of shown) {
+        if (file !== current) {
+          blocks.push(`---\nFile: ${relative(q.root, file) || rel(file)}`);
+          current = file;
+        }
+        blocks.push(`L${hit.line}: ${hit.text}`);
+      }
+      const head = `Found ${shown.length} match${shown.length === 1 ? '' : 'es'} for pattern "${q.pattern}" in path "${rel(q.root)}"${q.globs[0] ? ` (filter: "${q.globs[0]}")` : ''}${truncated ? ` (showing first ${shown.length} of ${all.length})` : ''}:`;
+      return `${head}\n${blocks.join('\n')}\n---`;
+    }
+    case 'opencode': {
+      if (files.length === 0) return 'No files found';
+      const ordered = byMtime(files.map((file) => file.path), 'newest-first');
+      const byPath = new Map(files.map((file) => [file.path, file]));
+      const all = ordered.flatMap((path) => (byPath.get(path)?.lines ?? []).filter((hit) => hit.match).map((hit) => ({ path, hit })));
+      const { shown, truncated } = page(all, request);
+      const out = [`Found ${all.length} matches`];
+      let current = '';
+      for (const { path, hit } of shown) {
+        if (path !== current) {
+          if (current !== '') out.push('');
+          out.push(`${path}:`);
+          current = path;
+        }
+        out.push(`  Line ${hit.line}: ${hit.text}`);
+      }
+      if (truncated) out.push('', '(Results are truncated. Consider using a more specific path or pattern.)');
+      return out.join('\n');
+    }
+    case 'deepseek': {
+      const matches = files.flatMap((file) =>
+        file.lines
+          .filter((hit) => hit.match)
+          .map((hit) => ({
+            file: rel(file.path),
+            line_number: hit.line,
+            line: hit.text,
+            context_before: file.lines.filter((c) => !c.match && c.line < hit.line && c.line >= hit.line - q.before).map((c) => c.text),
+            context_after: file.lines.filter((c) => !c.match && c.line > hit.line && c.line <= hit.line + q.after).map((c) => c.text),
+          })),
+      );
+      const { shown, truncated } = page(matches, request);
+      return JSON.stringify({ matches: shown, total_matches: matches.length, files_searched: searched, truncated });
+    }
+    default: {
+      const absolute = style === 'claude' || style === 'zcode';
+      const show = absolute ? (path: string): string => path : rel;
+      let entries: string[];
+      if (request.mode === 'files_with_matches') {
+        const paths = style === 'claude' || style === 'zcode' ? byMtime(files.map((f) => f.path), 'newest-first') : files.map((f) => f.path);
+        entries = paths.map(show);
+      } else if (request.mode === 'count') {
+        entries = files.map((file) => `${show(file.path)}:${file.matches}`);
+      } else {
+        entries = rgLines(files, request, show);
+      }
+      const { shown, truncated } = page(entries, request);
+      if (style === 'kimi-cli') {
+        if (shown.length === 0) return 'No matches found';
+        return shown.join('\n') + (truncated ? `\n... (results truncated to ${request.headLimit} lines)` : '');
+      }
+      const pagination = truncated || request.offset > 0 ? `\n\n[Showing results with pagination = limit: ${request.headLimit}, offset: ${request.offset}]` : '';
+      if (request.mode === 'files_with_matches') {
+        if (files.length === 0) return 'No files found';
+        return `Found ${shown.length} file${shown.length === 1 ? '' : 's'}\n${shown.join('\n')}${pagination}`;
+      }
+      if (files.length === 0) return 'No matches found';
+      if (request.mode === 'count') {
+        const total = files.reduce((sum, file) => sum + file.matches, 0);
+        return `${shown.join('\n')}\n\nFound ${total} total occurrence${total === 1 ? '' : 's'} across ${files.length} file${files.length === 1 ? '' : 's'}.${pagination}`;
+      }
+      return shown.join('\n') + pagination;
+    }
+  }
+}
+
+export function createGrepTool(tool: ResolvedTool): ToolSpec {
+  const style = styleOption(tool, STYLES, 'claude');
+  return functionSpec(
+    tool,
+    {
+      description: 'Search file contents with a regular expression.',
+      parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } }, required: ['pattern'] },
+      parallelSafe: true,
+    },
+    async (args, ctx): Promise<ToolResult> => {
+      const request = parseRequest(style, args, ctx);
+      if (typeof request === 'string') return fail(request);
+      try {
+        statSync(request.query.root);
+      } catch {
+        return fail(`Path does not exist: ${request.query.root}`);
+      }
+      let result;
+      try {
+        result = await searchFiles(request.query, ctx.signal);
+      } catch (error) {
+        if (error instanceof SyntaxError) return fail(`Invalid regular expression: ${error.message}`);
+        throw error;
+      }
+      return ok(render(style, request, result.files, result.searched, ctx));
+    },
+  );
+}

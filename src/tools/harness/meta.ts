@@ -1,0 +1,113 @@
+// Tools about tools, and the explicit "not in this build" handler. A profile may advertise a tool
+// rig cannot run (sub-agents, web access); it binds to `unavailable`, which says so plainly
+// instead of failing as an unknown call.
+import { CapabilityOptionError, type HarnessProfile, type ResolvedTool } from '../../harness/profile.js';
+import type { ToolSpec } from '../spec.js';
+import { asArgs, fail, functionSpec, numberArg, ok, stringArg } from './common.js';
+
+export function createUnavailableTool(tool: ResolvedTool): ToolSpec {
+  const reason = tool.options['reason'];
+  if (reason !== undefined && typeof reason !== 'string') throw new CapabilityOptionError('options.reason', 'must be a string');
+  const what = reason ? ` (${reason})` : '';
+  return functionSpec(
+    tool,
+    { description: `${tool.name} (not available in this build).`, parameters: { type: 'object', properties: {} }, parallelSafe: true },
+    async () => fail(`${tool.name} is not available in this build of rig${what}. Continue with the other tools.`),
+  );
+}
+
+const LOADED_KEY = 'harness.loadedDeferredTools';
+
+/** Names of deferred tools the model has loaded in this thread (the turn loop adds them to requests). */
+export function loadedDeferredTools(threadState: Map<string, unknown>): Set<string> {
+  let loaded = threadState.get(LOADED_KEY) as Set<string> | undefined;
+  if (!loaded) {
+    loaded = new Set();
+    threadState.set(LOADED_KEY, loaded);
+  }
+  return loaded;
+}
+
+function describeTool(tool: ResolvedTool): string {
+  return JSON.stringify({ name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? {} });
+}
+
+/**
+ * tool.search: `select:A,B` loads those deferred tools; other text ranks deferred tools by how many
+ * query words their name and description contain. Loaded tools are returned with their schemas.
+ */
+export function createToolSearchTool(tool: ResolvedTool, profile: HarnessProfile): ToolSpec {
+  const searchable = profile.tools.filter((entry) => entry.exposure === 'deferred');
+  return functionSpec(
+    tool,
+    { description: 'Search and load deferred tools.', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }, parallelSafe: true },
+    async (args, ctx) => {
+      const query = (stringArg(args, 'query') ?? '').trim();
+      const max = Math.max(Math.trunc(numberArg(args, 'max_results') ?? 5), 1);
+      if (query === '') return fail('query must not be empty');
+      let found: ResolvedTool[];
+      if (query.startsWith('select:')) {
+        const wanted = query.slice('select:'.length).split(',').map((name) => name.trim()).filter(Boolean);
+        const missing = wanted.filter((name) => !searchable.some((entry) => entry.name === name));
+        if (missing.length > 0) return fail(`No deferred tool named ${missing.join(', ')}. Deferred tools: ${searchable.map((t) => t.name).join(', ') || '(none)'}`);
+        found = searchable.filter((entry) => wanted.includes(entry.name));
+      } else {
+        const words = query.toLowerCase().split(/\s+/);
+        found = searchable
+          .map((entry) => {
+            const text = `${entry.name} ${entry.description ?? ''}`.toLowerCase();
+            return { entry, score: words.filter((word) => text.includes(word)).length };
+          })
+          .filter((ranked) => ranked.score > 0)
+          .sort((a, b) => b.score - a.score)
+          .slice(0, max)
+          .map((ranked) => ranked.entry);
+      }
+      if (found.length === 0) return ok('No matching deferred tools.');
+      const loaded = loadedDeferredTools(ctx.threadState);
+      for (const entry of found) loaded.add(entry.name);
+      return ok(`Loaded ${found.length} tool(s); they can be called now:\n${found.map(describeTool).join('\n')}`);
+    },
+  );
+}
+
+/** tool.call: call a deferred tool by name (Qwen Code's tool_call). `lookup` finds its bound spec. */
+export function createToolCallTool(tool: ResolvedTool, lookup: (name: string) => ToolSpec | undefined): ToolSpec {
+  return functionSpec(
+    tool,
+    { description: 'Call a tool by name.', parameters: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object' } }, required: ['name', 'arguments'] }, parallelSafe: false },
+    async (args, ctx) => {
+      const name = stringArg(args, 'name') ?? '';
+      const target = name === tool.name ? undefined : lookup(name);
+      if (!target) return fail(`Unknown tool "${name}". Use tool_search to find tools.`);
+      return target.handle(asArgs(args['arguments']), ctx);
+    },
+  );
+}
+
+/** notes.evidence: little-coder's evidence notebook, per thread. */
+export function createEvidenceTool(tool: ResolvedTool): ToolSpec {
+  const action = tool.options['action'];
+  if (action !== 'add' && action !== 'get' && action !== 'list') {
+    throw new CapabilityOptionError('options.action', 'must be "add", "get" or "list"');
+  }
+  return functionSpec(
+    tool,
+    { description: 'Evidence notebook.', parameters: { type: 'object', properties: {} }, parallelSafe: false },
+    async (args, ctx) => {
+      const key = 'harness.evidence';
+      const notes = (ctx.threadState.get(key) as Record<string, string>[] | undefined) ?? [];
+      ctx.threadState.set(key, notes);
+      if (action === 'add') {
+        const entry = { id: `E${notes.length + 1}`, source: stringArg(args, 'source') ?? '', note: stringArg(args, 'note') ?? '', snippet: stringArg(args, 'snippet') ?? '' };
+        notes.push(entry);
+        return ok(`Recorded evidence ${entry.id}.`);
+      }
+      if (action === 'get') {
+        const entry = notes.find((note) => note['id'] === stringArg(args, 'id'));
+        return entry ? ok(JSON.stringify(entry)) : fail(`No evidence with id ${stringArg(args, 'id')}.`);
+      }
+      return ok(notes.length === 0 ? 'No evidence recorded yet.' : notes.map((note) => `${note['id']}: ${note['note']} (${note['source']})`).join('\n'));
+    },
+  );
+}

@@ -1,0 +1,85 @@
+// The capability ids harness profiles bind their tools to, and the binding of a loaded profile to
+// ToolSpecs. Native capabilities (native.*) are supplied by the caller from src/tools/native.
+import { bindProfileTools } from '../../harness/loader.js';
+import type { CapabilityRegistry, HarnessProfile, ToolFactory } from '../../harness/profile.js';
+import type { ToolSpec } from '../spec.js';
+import { createEditTool } from './edit.js';
+import { createGitTool } from './git.js';
+import { createFileSearchTool, createGlobTool, createListDirTool } from './glob.js';
+import { createGrepTool } from './grep.js';
+import { createEvidenceTool, createToolCallTool, createToolSearchTool, createUnavailableTool } from './meta.js';
+import {
+  createChecklistTool,
+  createEnterPlanModeTool,
+  createExitPlanModeTool,
+  createTodoReadTool,
+  createTodoTool,
+} from './plan.js';
+import { createReadMediaTool, createReadTool } from './read.js';
+import { createBashTool, createTaskListTool, createTaskOutputTool, createTaskStopTool } from './shell.js';
+import { createUnifiedDiffTool } from './unified-diff.js';
+import { createWriteTool } from './write.js';
+
+/** Every capability implemented here except tool.call, which needs the other bound tools. */
+export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
+  return new Map<string, ToolFactory<ToolSpec>>([
+    ['shell.bash', createBashTool],
+    ['shell.task_output', createTaskOutputTool],
+    ['shell.task_stop', createTaskStopTool],
+    ['shell.task_list', createTaskListTool],
+    ['shell.git', createGitTool],
+    ['fs.read', createReadTool],
+    ['fs.read_media', createReadMediaTool],
+    ['fs.write', createWriteTool],
+    ['fs.edit', createEditTool],
+    ['fs.grep', createGrepTool],
+    ['fs.glob', createGlobTool],
+    ['fs.ls', createListDirTool],
+    ['fs.file_search', createFileSearchTool],
+    ['fs.apply_unified_diff', createUnifiedDiffTool],
+    ['plan.todo', createTodoTool],
+    ['plan.todo_read', createTodoReadTool],
+    ['plan.checklist', createChecklistTool],
+    ['plan.enter', createEnterPlanModeTool],
+    ['plan.exit', createExitPlanModeTool],
+    ['tool.search', createToolSearchTool],
+    ['notes.evidence', createEvidenceTool],
+    ['unavailable', createUnavailableTool],
+  ]);
+}
+
+/** The native capability ids a profile may use; the caller provides their factories. */
+export const NATIVE_CAPABILITY_IDS = [
+  'native.exec_command',
+  'native.write_stdin',
+  'native.shell',
+  'native.shell_command',
+  'native.apply_patch',
+  'native.update_plan',
+  'native.view_image',
+] as const;
+
+export interface BoundHarness {
+  /** Every tool of the profile, in profile order (advertised, deferred and hidden). */
+  all: ToolSpec[];
+  /** Sent in every request. */
+  advertised: ToolSpec[];
+  /** Sent once loaded through tool search (see loadedDeferredTools in meta.ts). */
+  deferred: ToolSpec[];
+  byName: Map<string, ToolSpec>;
+}
+
+/**
+ * Binds a loaded profile's tools: harness capabilities from here, native ones from `native`.
+ * Throws HarnessProfileError (file + field) when a tool's capability is unknown or misconfigured.
+ */
+export function bindHarness(profile: HarnessProfile, native: CapabilityRegistry<ToolSpec> = new Map()): BoundHarness {
+  const byName = new Map<string, ToolSpec>();
+  const registry = new Map<string, ToolFactory<ToolSpec>>([...harnessCapabilities(), ...native]);
+  registry.set('tool.call', (tool) => createToolCallTool(tool, (name) => byName.get(name)));
+  const specs = bindProfileTools(profile, registry);
+  specs.forEach((spec) => byName.set(spec.name, spec));
+  const pick = (exposure: string): ToolSpec[] =>
+    profile.tools.flatMap((tool, index) => (tool.exposure === exposure && specs[index] ? [specs[index]] : []));
+  return { all: specs, advertised: pick('advertised'), deferred: pick('deferred'), byName };
+}

@@ -1,0 +1,84 @@
+// Listing files for Glob and Grep with a real glob engine (tinyglobby), skipping VCS and
+// dependency folders the way the originals' ripgrep-based searches do by default.
+import { statSync } from 'node:fs';
+import { glob } from 'tinyglobby';
+
+export const SKIPPED_DIRS = ['**/.git/**', '**/node_modules/**', '**/.hg/**', '**/.svn/**'];
+
+export interface ListOptions {
+  root: string;
+  /** Glob patterns relative to root; default everything. */
+  patterns?: string[];
+  includeDirs?: boolean;
+  /** Also list what SKIPPED_DIRS would hide. */
+  includeIgnored?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Absolute paths matching the patterns under root (files only unless includeDirs). */
+export async function listPaths(options: ListOptions): Promise<string[]> {
+  const paths = await glob(options.patterns ?? ['**/*'], {
+    cwd: options.root,
+    absolute: true,
+    dot: true,
+    onlyFiles: !options.includeDirs,
+    expandDirectories: false,
+    followSymbolicLinks: false,
+    ignore: options.includeIgnored ? [] : SKIPPED_DIRS,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return paths.map((path) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path));
+}
+
+/** A ripgrep-style `--glob`: a pattern without `/` matches the file name at any depth. */
+export function anyDepth(pattern: string): string {
+  return pattern.includes('/') ? pattern : `**/${pattern}`;
+}
+
+export function mtimeMs(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+export function byMtime(paths: string[], order: 'newest-first' | 'oldest-first'): string[] {
+  const stamped = paths.map((path) => ({ path, mtime: mtimeMs(path) }));
+  stamped.sort((a, b) => (order === 'newest-first' ? b.mtime - a.mtime : a.mtime - b.mtime) || (a.path < b.path ? -1 : 1));
+  return stamped.map((entry) => entry.path);
+}
+
+export function byName(paths: string[]): string[] {
+  return [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** ripgrep's common `--type` names and their extensions. */
+export const FILE_TYPES: Record<string, string[]> = {
+  js: ['js', 'mjs', 'cjs', 'jsx'],
+  ts: ['ts', 'tsx', 'mts', 'cts'],
+  typescript: ['ts', 'tsx', 'mts', 'cts'],
+  py: ['py', 'pyi'],
+  python: ['py', 'pyi'],
+  rust: ['rs'],
+  rs: ['rs'],
+  go: ['go'],
+  java: ['java'],
+  kotlin: ['kt', 'kts'],
+  c: ['c', 'h'],
+  cpp: ['cpp', 'cc', 'cxx', 'hpp', 'hh', 'hxx', 'h'],
+  cs: ['cs'],
+  rb: ['rb'],
+  ruby: ['rb'],
+  php: ['php'],
+  swift: ['swift'],
+  sh: ['sh', 'bash', 'zsh'],
+  md: ['md', 'markdown'],
+  markdown: ['md', 'markdown'],
+  json: ['json'],
+  yaml: ['yaml', 'yml'],
+  toml: ['toml'],
+  html: ['html', 'htm'],
+  css: ['css', 'scss', 'less'],
+  sql: ['sql'],
+};

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { bound } from './bind.js';
+import { call, fakeContext } from './fake-context.js';
+
+const claudeRead = () => bound('claude-code').byName.get('Read');
+
+describe('Claude Read', () => {
+  it('numbers lines as N<TAB>text from 1', async () => {
+    const ctx = fakeContext();
+    ctx.write('a.txt', 'one\ntwo\nthree\n');
+    expect(await call(claudeRead(), { file_path: 'a.txt' }, ctx)).toEqual({ success: true, text: '1\tone\n2\ttwo\n3\tthree' });
+  });
+
+  it('offset is the 1-based first line and limit the count', async () => {
+    const ctx = fakeContext();
+    ctx.write('a.txt', 'l1\nl2\nl3\nl4\nl5\n');
+    expect((await call(claudeRead(), { file_path: `${ctx.root}/a.txt`, offset: 2, limit: 2 }, ctx)).text).toBe('2\tl2\n3\tl3');
+  });
+
+  it('returns at most 2000 lines by default and cuts lines over 2000 characters', async () => {
+    const ctx = fakeContext();
+    ctx.write('big.txt', Array.from({ length: 2500 }, (_, i) => (i === 0 ? 'x'.repeat(2500) : `line ${i + 1}`)).join('\n'));
+    const lines = (await call(claudeRead(), { file_path: 'big.txt' }, ctx)).text.split('\n');
+    expect(lines).toHaveLength(2000);
+    expect(lines[0]).toBe(`1\t${'x'.repeat(2000)}...`);
+    expect(lines[1999]).toBe('2000\tline 2000');
+  });
+
+  it('an offset past the end is reported with the file length', async () => {
+    const ctx = fakeContext();
+    ctx.write('a.txt', 'a\nb\n');
+    expect((await call(claudeRead(), { file_path: 'a.txt', offset: 10 }, ctx)).text).toBe(
+      '<system-reminder>Warning: the file exists but is shorter than the provided offset (10). The file has 2 lines.</system-reminder>',
+    );
+  });
+
+  it('a missing file, a directory and a binary file are errors', async () => {
+    const ctx = fakeContext();
+    ctx.write('dir/x.txt', 'x');
+    ctx.write('bin.dat', Buffer.from([0x7f, 0x45, 0x00, 0x01]));
+    expect(await call(claudeRead(), { file_path: 'nope.txt' }, ctx)).toEqual({
+      success: false,
+      text: `File does not exist. Note: your current working directory is ${ctx.root}.`,
+    });
+    const dir = await call(claudeRead(), { file_path: 'dir' }, ctx);
+    expect(dir.success).toBe(false);
+    expect(dir.text).toMatch(/^EISDIR: illegal operation on a directory/);
+    expect(await call(claudeRead(), { file_path: 'bin.dat' }, ctx)).toEqual({ success: false, text: 'Read failed: file is not UTF-8 text' });
+  });
+
+  it('images come back as image parts', async () => {
+    const ctx = fakeContext();
+    ctx.write('p.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]));
+    const result = await bound('claude-code').byName.get('Read')!.handle({ file_path: 'p.png' }, ctx);
+    expect(result.success).toBe(true);
+    expect(result.output).toEqual([{ type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgoA' }]);
+  });
+
+  it('an empty file gets the empty-contents reminder', async () => {
+    const ctx = fakeContext();
+    ctx.write('empty.txt', '');
+    expect((await call(claudeRead(), { file_path: 'empty.txt' }, ctx)).text).toContain('contents are empty');
+  });
+});
+
+describe('other Read formats', () => {
+  it('kimi: 6-wide numbers, the <system> footer, a 1000-line cap and tail offsets', async () => {
+    const ctx = fakeContext();
+    ctx.write('k.txt', Array.from({ length: 1200 }, (_, i) => `r${i + 1}`).join('\n') + '\n');
+    const read = bound('kimi-code').byName.get('Read');
+    const head = (await call(read, { path: 'k.txt', n_lines: 2 }, ctx)).text;
+    expect(head).toBe('     1\tr1\n     2\tr2\n<system>2 lines read from file starting from line 1. Total lines in file: 1200.</system>');
+    const all = (await call(read, { path: 'k.txt' }, ctx)).text;
+    expect(all.split('\n')).toHaveLength(1001);
+    expect(all).toContain('Max 1000 lines reached.');
+    const tail = (await call(read, { path: 'k.txt', line_offset: -2 }, ctx)).text;
+    expect(tail).toBe('  1199\tr1199\n  1200\tr1200\n<system>2 lines read from file starting from line 1199. End of file reached. Total lines in file: 1200.</system>');
+    expect((await call(read, { path: 'missing.txt' }, ctx)).text).toBe('`missing.txt` does not exist.');
+  });
+
+  it('opencode: N: text inside <content>, 0-based offset, end-of-file footer', async () => {
+    const ctx = fakeContext();
+    const path = ctx.write('o.txt', 'a\nb\nc\n');
+    const read = bound('opencode').byName.get('read');
+    expect((await call(read, { filePath: path, offset: 1, limit: 1 }, ctx)).text).toBe(
+      `<path>${path}</path>\n<type>file</type>\n<content>\n2: b\n\n(File has more lines. Use 'offset' parameter to read beyond line 2)\n</content>`,
+    );
+    expect((await call(read, { filePath: path }, ctx)).text).toContain('3: c\n\n(End of file - total 3 lines)\n</content>');
+  });
+
+  it('pi: raw text with a continuation note when cut', async () => {
+    const ctx = fakeContext();
+    ctx.write('p.txt', 'a\nb\nc\nd\n');
+    const read = bound('pi').byName.get('read');
+    expect((await call(read, { path: 'p.txt', offset: 2, limit: 2 }, ctx)).text).toBe('b\nc\n\n[Showing lines 2-3 of 4. Use offset=4 to continue.]');
+    expect((await call(read, { path: 'p.txt' }, ctx)).text).toBe('a\nb\nc\nd');
+    expect((await call(read, { path: 'p.txt', offset: 9 }, ctx)).success).toBe(false);
+  });
+
+  it('pi stops at 50KB', async () => {
+    const ctx = fakeContext();
+    ctx.write('wide.txt', Array.from({ length: 1000 }, () => 'y'.repeat(99)).join('\n'));
+    const text = (await call(bound('pi').byName.get('read'), { path: 'wide.txt' }, ctx)).text;
+    expect(text).toMatch(/\[Showing lines 1-512 of 1000\. Use offset=513 to continue\.\]$/);
+  });
+
+  it('qwen: offset is 0-based and a range says which lines it shows', async () => {
+    const ctx = fakeContext();
+    ctx.write('q.txt', 'a\nb\nc\n');
+    expect((await call(bound('qwen-code').byName.get('read_file'), { file_path: 'q.txt', offset: 1, limit: 1 }, ctx)).text).toBe(
+      'Showing lines 2-2 of 3 total lines.\n\n---\n\nb',
+    );
+  });
+
+  it('deepseek read_file: start_line and max_lines', async () => {
+    const ctx = fakeContext();
+    ctx.write('d.txt', 'a\nb\nc\n');
+    expect((await call(bound('deepseek-tui').byName.get('read_file'), { path: 'd.txt', start_line: 2, max_lines: 1 }, ctx)).text).toBe('b');
+  });
+});

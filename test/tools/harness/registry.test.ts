@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { listProfileLocations } from '../../../src/harness/loader.js';
+import { bound } from './bind.js';
+import { call, fakeContext } from './fake-context.js';
+
+const ids = listProfileLocations().map((entry) => entry.id);
+
+describe('every built-in profile binds every tool to a handler', () => {
+  it.each(ids)('%s', (id) => {
+    const harness = bound(id);
+    expect(harness.all.length).toBeGreaterThan(0);
+    for (const spec of harness.all) expect(typeof spec.handle).toBe('function');
+  });
+});
+
+describe('tool surfaces', () => {
+  it('advertised, deferred and hidden tools are kept apart', () => {
+    const claude = bound('claude-code');
+    expect(claude.advertised.map((spec) => spec.name)).toContain('ToolSearch');
+    expect(claude.deferred.map((spec) => spec.name)).toContain('WebFetch');
+    expect(claude.advertised.map((spec) => spec.name)).not.toContain('TaskOutput');
+    expect(claude.byName.has('TaskOutput')).toBe(true);
+  });
+
+  it('an unavailable tool says so plainly', async () => {
+    const ctx = fakeContext();
+    const result = await call(bound('claude-code').byName.get('Agent'), { description: 'x', prompt: 'y' }, ctx);
+    expect(result).toEqual({ success: false, text: 'Agent is not available in this build of rig (sub-agents). Continue with the other tools.' });
+  });
+
+  it('ToolSearch select: loads deferred tools into the thread and returns their schemas', async () => {
+    const ctx = fakeContext();
+    const search = bound('claude-code').byName.get('ToolSearch');
+    const result = await call(search, { query: 'select:WebFetch,CronList' }, ctx);
+    expect(result.success).toBe(true);
+    expect(result.text).toContain('"name":"WebFetch"');
+    expect([...(ctx.threadState.get('harness.loadedDeferredTools') as Set<string>)].sort()).toEqual(['CronList', 'WebFetch']);
+    expect((await call(search, { query: 'select:Nope' }, ctx)).success).toBe(false);
+    expect((await call(search, { query: 'worktree' }, ctx)).text).toContain('EnterWorktree');
+  });
+
+  it('qwen tool_call dispatches to another bound tool', async () => {
+    const ctx = fakeContext();
+    ctx.write('a.txt', 'hello\n');
+    const qwen = bound('qwen-code');
+    const result = await call(qwen.byName.get('tool_call'), { name: 'read_file', arguments: { file_path: 'a.txt' } }, ctx);
+    expect(result).toEqual({ success: true, text: 'hello' });
+    expect((await call(qwen.byName.get('tool_call'), { name: 'nope', arguments: {} }, ctx)).success).toBe(false);
+  });
+
+  it('little-coder evidence is kept per thread', async () => {
+    const ctx = fakeContext();
+    const harness = bound('little-coder');
+    expect((await call(harness.byName.get('EvidenceAdd'), { source: 'doc', note: 'n1', snippet: 's' }, ctx)).text).toBe('Recorded evidence E1.');
+    expect((await call(harness.byName.get('EvidenceList'), {}, ctx)).text).toBe('E1: n1 (doc)');
+    expect((await call(harness.byName.get('EvidenceGet'), { id: 'E1' }, ctx)).text).toContain('"snippet":"s"');
+    expect((await call(harness.byName.get('EvidenceList'), {}, fakeContext())).text).toBe('No evidence recorded yet.');
+  });
+});
