@@ -83,7 +83,7 @@ export class PatchLineParser {
           hunk.contents += `${line.slice(1)}\n`;
           return;
         }
-        throw new PatchParseError(`'${trimmed}' is not a valid hunk header. ${VALID_HEADERS}`, n);
+        throw new PatchParseError(`Unexpected line found in add file hunk: '${line}'. Every line should start with '+'`, n);
       }
       case 'delete':
         if (this.takeHeader(trimmed, n)) return;

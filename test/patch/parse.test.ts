@@ -112,7 +112,7 @@ describe('parsePatch', () => {
     ],
     [
       '*** Begin Patch\n*** Add File: a\n+x\nnot plus\n*** End Patch',
-      "invalid hunk at line 4, 'not plus' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'",
+      "invalid hunk at line 4, Unexpected line found in add file hunk: 'not plus'. Every line should start with '+'",
     ],
     ['*** Begin Patch\n*** Update File: foo.txt\n*** End Patch', "invalid hunk at line 2, Update file hunk for path 'foo.txt' is empty"],
     [

@@ -74,9 +74,12 @@ describe('StreamingPatchParser', () => {
 
   it('stops at the first error and keeps the hunks parsed before it', () => {
     const parser = new StreamingPatchParser();
-    parser.feed('*** Begin Patch\n*** Add File: a\n+a\n*** Bogus: b\n*** Delete File: c\n');
-    expect(parser.hunks).toEqual([{ type: 'add', path: 'a', contents: 'a\n' }]);
-    expect(parser.error?.message).toMatch(/^invalid hunk at line 4, '\*\*\* Bogus: b' is not a valid hunk header/);
+    parser.feed('*** Begin Patch\n*** Add File: a\n+a\n*** Delete File: c\n*** Bogus: b\n*** Delete File: d\n');
+    expect(parser.hunks).toEqual([
+      { type: 'add', path: 'a', contents: 'a\n' },
+      { type: 'delete', path: 'c' },
+    ]);
+    expect(parser.error?.message).toMatch(/^invalid hunk at line 5, '\*\*\* Bogus: b' is not a valid hunk header/);
     expect(() => parser.finish()).toThrow(/last line of the patch/);
   });
 
