@@ -124,3 +124,20 @@ export function compactionRecord(summary: string, replacementHistory: readonly C
 export function summaryRequestInput(items: readonly ConversationItem[], prompt: string = SUMMARY_PROMPT): ConversationItem[] {
   return [...items, userText(prompt)];
 }
+
+/**
+ * Mid-turn compaction continues the same turn, so the initial context (instructions,
+ * environment) goes back in just before the last real user message.
+ */
+export function injectBeforeLastUserMessage(
+  history: readonly ConversationItem[],
+  items: readonly ConversationItem[],
+): ConversationItem[] {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i]!;
+    if (item.type === 'message' && item.role === 'user' && !isContextualUserMessage(item) && !isSummaryMessage(item)) {
+      return [...history.slice(0, i), ...items, ...history.slice(i)];
+    }
+  }
+  return [...items, ...history];
+}

@@ -5,7 +5,11 @@
 import { createRequire } from 'node:module';
 import type { ConversationItem, ContentPart, TokenUsage, ToolOutput } from '../protocol/index.js';
 
-type CountTokens = (text: string) => number;
+type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
+
+// Text like "<|endoftext|>" in a file or message is plain text to us; by default the tokenizer
+// throws on it.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 const TOKENIZER_MODULE = 'gpt-tokenizer/encoding/o200k_base';
 /** Above this many characters a text is estimated (the tokenizer runs at ~30 MB/s). */
@@ -41,7 +45,7 @@ export function tokenizerLoaded(): boolean {
 /** Tokens of one text: exact when the tokenizer is loaded and the text is not huge. */
 export function estimateTextTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (countTokens && text.length <= TOKENIZER_MAX_CHARS) return countTokens(text);
+  if (countTokens && text.length <= TOKENIZER_MAX_CHARS) return countTokens(text, PLAIN_TEXT);
   return Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
 }
 

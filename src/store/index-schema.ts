@@ -33,17 +33,22 @@ export const MIGRATIONS: readonly string[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(db: Database.Database, dbPath: string): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(
-      `${dbPath} was written by a newer rig (index schema ${current}, this rig knows ${SCHEMA_VERSION}); ` +
-        'upgrade rig, or delete the file and run `rig sessions reindex` to rebuild it from the rollouts',
-    );
-  }
-  for (let version = current; version < SCHEMA_VERSION; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+  // One step per IMMEDIATE transaction, re-reading the version inside it: two rig processes
+  // opening a fresh index at once must not both run the same step.
+  const step = db.transaction((): boolean => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `${dbPath} was written by a newer rig (index schema ${current}, this rig knows ${SCHEMA_VERSION}); ` +
+          'upgrade rig, or delete the file and run `rig sessions reindex` to rebuild it from the rollouts',
+      );
+    }
+    if (current === SCHEMA_VERSION) return false;
+    db.exec(MIGRATIONS[current]!);
+    db.pragma(`user_version = ${current + 1}`);
+    return true;
+  });
+  while (step.immediate()) {
+    // next step
   }
 }

@@ -10,6 +10,7 @@ import {
   contextWindowFor,
   estimateItemTokens,
   estimateTokens,
+  injectBeforeLastUserMessage,
   isSummaryMessage,
   loadTokenizerSync,
   summaryRequestInput,
@@ -84,6 +85,14 @@ describe('buildCompactedHistory', () => {
     expect(out).toEqual([last, userText(`${SUMMARY_PREFIX}\ns`)]);
   });
 
+  it('re-injects initial context before the last user request for mid-turn compaction', () => {
+    const ctx = buildUserInstructionsMessage('/repo', 'rules')!;
+    const compacted = buildCompactedHistory({ items: [userText('a'), userText('b')], summary: 's' });
+    const out = injectBeforeLastUserMessage(compacted, [ctx]);
+    expect(out.map((i) => messageText(i as MessageItem).slice(0, 9))).toEqual(['a', '# AGENTS.', 'b', '[Context ']);
+    expect(injectBeforeLastUserMessage([assistantText('x')], [ctx])).toEqual([ctx, assistantText('x')]);
+  });
+
   it('builds the summary request and the rollout record', () => {
     const input = summaryRequestInput([userText('q')]);
     expect(input.at(-1)).toEqual(userText(SUMMARY_PROMPT));
@@ -95,6 +104,8 @@ describe('buildCompactedHistory', () => {
 describe('token estimates', () => {
   it('counts with the tokenizer and falls back to bytes/4 for huge text', () => {
     expect(estimateTokens('hello world')).toBe(2);
+    // Special-token text is ordinary text here, never an exception.
+    expect(estimateTokens('see <|endoftext|> and <|im_start|>')).toBeGreaterThan(5);
     const huge = 'x'.repeat(2_000_000);
     expect(estimateTokens(huge)).toBe(500_000);
     const items: ConversationItem[] = [
