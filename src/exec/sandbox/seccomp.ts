@@ -144,6 +144,7 @@ export function networkOffSeccompFile(): SeccompFile | undefined {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rig-seccomp-'));
   const file = path.join(dir, 'network-off.bpf');
   fs.writeFileSync(file, program, { mode: 0o400 });
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const stat = fs.statSync(file);
   cached = { dir, file, ino: stat.ino, size: stat.size };
   return { dir, file };

@@ -108,3 +108,13 @@ describe('buildBwrapArgs', () => {
     expect(fs.statSync(path.join(s.ws, '.codex')).isDirectory()).toBe(true);
   });
 });
+
+describe('protected names created after the policy was resolved', () => {
+  it('a .git made by an earlier command is bound read-only in the next one', () => {
+    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
+    expect(buildBwrapArgs(policy, ['true'], s.ws).join(' ')).not.toContain('.git');
+    fs.mkdirSync(path.join(s.ws, '.git'));
+    const args = buildBwrapArgs(policy, ['true'], s.ws);
+    expect(args.join(' ')).toContain(`--ro-bind-try ${s.ws}/.git ${s.ws}/.git`);
+  });
+});

@@ -17,6 +17,7 @@ let ww: SandboxPolicy; // workspace-write, no /tmp, network off
 let wwNet: SandboxPolicy; // workspace-write, no /tmp, network on
 let wwTmp: SandboxPolicy; // workspace-write with /tmp, network off
 let ro: SandboxPolicy;
+let fresh: SandboxPolicy; // workspace-write on a directory without .git at resolve time
 let victim: ChildProcess;
 let tcp: net.Server;
 let tcpPort = 0;
@@ -44,6 +45,8 @@ beforeAll(async () => {
   wwNet = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, networkAccess: true, ...noTmp });
   wwTmp = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeTmpdirEnvVar: true });
   ro = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws });
+  fs.mkdirSync(path.join(s.ws, 'fresh'));
+  fresh = resolveSandboxPolicy({ mode: 'workspace-write', cwd: path.join(s.ws, 'fresh'), ...noTmp });
 
   victim = spawn('sleep', ['300'], { stdio: 'ignore' });
   tcp = net.createServer((socket) => {
@@ -114,6 +117,8 @@ interface Attempt {
   script: () => string;
   /** The command itself must fail (default true). False where the effect stays inside (/dev/shm). */
   mustFail?: boolean;
+  /** Runs before the attempt (and before the "nothing changed" snapshot). */
+  before?: () => Promise<void>;
   /** Extra proof that nothing happened, run after the command. */
   verify?: (result: RunResult) => void | Promise<void>;
 }
@@ -162,6 +167,15 @@ const attempts_: Attempt[] = [
   { name: 'rm -rf .git', policy: () => ww, script: () => 'rm -rf .git' },
   { name: 'rename .git away and recreate it', policy: () => ww, script: () => 'mv .git .git-old && mkdir -p .git/hooks' },
   { name: 'symlink to a protected dir', policy: () => ww, script: () => 'ln -s .git/hooks h && echo pwned > h/post-checkout' },
+  {
+    name: '.git created by an earlier sandboxed command, then its hooks',
+    policy: () => fresh,
+    before: async () => {
+      expect((await runSandboxed(fresh, 'git init -q .')).code).toBe(0);
+    },
+    script: () => 'echo "#!/bin/sh" > .git/hooks/pre-commit',
+    verify: () => expect(fs.existsSync(path.join(s.ws, 'fresh', '.git', 'hooks', 'pre-commit'))).toBe(false),
+  },
   {
     name: 'create .rig/config.toml',
     policy: () => ww,
@@ -228,6 +242,7 @@ describe('sandbox escape suite (real bubblewrap)', () => {
       attempts++;
       tcpAtStart = tcpConnections;
       const policy = attempt.policy();
+      await attempt.before?.();
       const outsideBefore = fingerprint(s.outside);
       const gitBefore = fingerprint(path.join(s.ws, '.git'));
       const insideBefore = fs.readFileSync(path.join(s.ws, 'inside.txt'), 'utf8');
