@@ -43,6 +43,8 @@ export interface ApplyPatchResult {
   summary: string;
   changes: FileChangeEntry[];
   edits: FileEdit[];
+  /** Commit these to take the patch back. */
+  undo: FileEdit[];
 }
 
 /**
@@ -54,6 +56,6 @@ export async function applyPatch(patchText: string, cwd: string, options: ApplyP
   const commitOptions = options.canWrite
     ? { canWrite: options.canWrite, displayPath: prepared.displayPath }
     : { displayPath: prepared.displayPath };
-  const { summary } = await commitFileEdits(prepared.edits, commitOptions);
-  return { summary: summary.text, changes: summary.changes, edits: prepared.edits };
+  const { summary, undo } = await commitFileEdits(prepared.edits, commitOptions);
+  return { summary: summary.text, changes: summary.changes, edits: prepared.edits, undo };
 }

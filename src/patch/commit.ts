@@ -7,6 +7,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { FileEdit } from '../tools/spec.js';
 import { summarizeEdits, type ChangeSummary } from './summary.js';
+import { undoEdits, type PriorState } from './undo.js';
 
 export interface CommitOptions {
   /** Sandbox check; asked for the path as given and for its symlink-resolved target. */
@@ -53,15 +54,28 @@ interface RemoveStep {
 
 type Step = WriteStep | RemoveStep;
 
+export interface CommitResult {
+  summary: ChangeSummary;
+  /** Edits that restore the previous state when committed (they refuse if the files changed since). */
+  undo: FileEdit[];
+}
+
 /**
  * Applies `edits` atomically. Resolves with the summary; rejects with FileCommitError (and no
  * change on disk) when any edit cannot be applied.
  */
-export async function commitFileEdits(edits: readonly FileEdit[], options: CommitOptions = {}): Promise<{ summary: ChangeSummary }> {
+export async function commitFileEdits(edits: readonly FileEdit[], options: CommitOptions = {}): Promise<CommitResult> {
   let steps: Step[] = [];
   const createdDirs: string[] = [];
+  let prior: PriorState[] = [];
   try {
     steps = await planSteps(edits, options.canWrite ?? (() => true));
+    prior = await Promise.all(
+      edits.map(async (edit) => ({
+        source: await readIfFile(edit.path),
+        destination: edit.moveTo === undefined ? undefined : await readIfFile(edit.moveTo),
+      })),
+    );
     for (const step of steps) if (step.kind === 'write') await stage(step, createdDirs);
     for (const step of steps) await perform(step);
   } catch (error) {
@@ -73,7 +87,11 @@ export async function commitFileEdits(edits: readonly FileEdit[], options: Commi
     throw new FileCommitError(`${message}\n${outcome}`, error instanceof FileCommitError ? error.path : undefined);
   }
   for (const step of steps) if (step.backup) await fsp.rm(step.backup, { force: true }).catch(() => undefined);
-  return { summary: summarizeEdits(edits, options.displayPath) };
+  return { summary: summarizeEdits(edits, options.displayPath), undo: undoEdits(edits, prior) };
+}
+
+async function readIfFile(file: string): Promise<string | undefined> {
+  return fsp.readFile(file, 'utf8').catch(() => undefined);
 }
 
 async function planSteps(edits: readonly FileEdit[], canWrite: (abs: string) => boolean): Promise<Step[]> {

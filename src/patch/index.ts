@@ -8,7 +8,9 @@ export { PatchApplyError, applyUpdateChunks, splitKeepingEndings } from './updat
 export { computeChanges, readTextFile, resolvePatchPath } from './compute.js';
 export type { ReadFileFn } from './compute.js';
 export { FileCommitError, commitFileEdits } from './commit.js';
-export type { CommitOptions } from './commit.js';
+export type { CommitOptions, CommitResult } from './commit.js';
+export { undoEdits } from './undo.js';
+export type { PriorState } from './undo.js';
 export { formatSummaryText, summarizeEdits } from './summary.js';
 export type { ChangeSummary } from './summary.js';
 export * from './grammar.js';

@@ -88,6 +88,27 @@ describe('commitFileEdits', () => {
     );
   });
 
+  it('returns undo edits that restore the previous tree exactly', async () => {
+    const root = tempDir();
+    fs.writeFileSync(path.join(root, 'mod.txt'), 'old\r\n');
+    fs.writeFileSync(path.join(root, 'gone.txt'), 'bye\n');
+    fs.writeFileSync(path.join(root, 'over.txt'), 'was here\n');
+    fs.mkdirSync(path.join(root, 'src'));
+    fs.writeFileSync(path.join(root, 'src/from.txt'), 'x\n');
+    fs.writeFileSync(path.join(root, 'dest.txt'), 'replaced by move\n');
+    const before = tree(root);
+    const { undo } = await commitFileEdits([
+      { path: path.join(root, 'mod.txt'), kind: 'update', content: 'new\r\n' },
+      { path: path.join(root, 'fresh.txt'), kind: 'add', content: 'hello\n' },
+      { path: path.join(root, 'over.txt'), kind: 'add', content: 'overwritten\n' },
+      { path: path.join(root, 'gone.txt'), kind: 'delete' },
+      { path: path.join(root, 'src/from.txt'), kind: 'update', content: 'y\n', moveTo: path.join(root, 'dest.txt') },
+    ]);
+    expect(tree(root)).not.toEqual(before);
+    await commitFileEdits(undo);
+    expect(tree(root)).toEqual(before);
+  });
+
   it('keeps the permission bits of a replaced file', async () => {
     const root = tempDir();
     const script = path.join(root, 'run.sh');
