@@ -86,8 +86,8 @@ function render(style: Style, command: string, cwd: string, outcome: ExecOutcome
     case 'opencode':
     case 'pi': {
       let text = output === '' ? '(no output)' : output;
-      if (outcome.timedOut) text += `\n\nCommand timed out after ${formatSeconds(timeoutMs)}`;
-      else if (!success) text += `\n\nCommand exited with code ${code}`;
+      if (outcome.timedOut) text = `${text.trimEnd()}\n\nCommand timed out after ${formatSeconds(timeoutMs)}`;
+      else if (!success) text = `${text.trimEnd()}\n\nCommand exited with code ${code}`;
       return { output: text, success };
     }
     case 'qwen': {
