@@ -92,7 +92,13 @@ describe('readGitInfo', () => {
       });
       git('pack-refs', '--all');
       expect(readGitInfo(repo)?.commit_hash).toBe(sha);
-      expect(readGitInfo(os.tmpdir() === '/' ? '/' : path.parse(repo).root)).toBeUndefined();
+      // A linked worktree has a .git file; refs and config live in the common dir.
+      const worktree = path.join(repo, 'wt');
+      git('worktree', 'add', '-q', '-b', 'side', worktree);
+      expect(readGitInfo(worktree)).toEqual({ branch: 'side', commit_hash: sha, repository_url: 'https://github.com/o/r.git' });
+      const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'rig-nogit-'));
+      expect(readGitInfo(plain)).toBeUndefined();
+      fs.rmSync(plain, { recursive: true });
     } finally {
       fs.rmSync(repo, { recursive: true, force: true });
     }
