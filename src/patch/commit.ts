@@ -105,6 +105,9 @@ async function planSteps(edits: readonly FileEdit[], canWrite: (abs: string) => 
     if (!path.isAbsolute(edit.path) || (edit.moveTo !== undefined && !path.isAbsolute(edit.moveTo))) {
       throw new FileCommitError(`Edit paths must be absolute, got ${edit.moveTo ?? edit.path}`, edit.path);
     }
+    if (edit.kind !== 'add' && edit.kind !== 'update' && edit.kind !== 'delete') {
+      throw new FileCommitError(`Unknown edit kind '${String(edit.kind)}' for ${edit.path}`, edit.path);
+    }
     const source = path.resolve(edit.path);
     if (edit.kind === 'add') {
       const write = await planWrite(source, requireContent(edit), canWrite);
