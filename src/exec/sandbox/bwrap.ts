@@ -17,6 +17,7 @@
 // - /tmp is writable only as a writable root (the real /tmp, shared with the host, as in Codex);
 //   otherwise it is read-only like the rest. /dev is a fresh minimal tree, so /dev/shm is private.
 import fs from 'node:fs';
+import path from 'node:path';
 import { PROTECTED_NAMES, isWithin, type SandboxPolicy } from './policy.js';
 
 export interface BwrapOptions {
@@ -30,6 +31,33 @@ export interface BwrapOptions {
   seccompFd?: number;
   /** Directory holding the seccomp program; bound read-only when it lies inside a writable root. */
   seccompDir?: string;
+  /** Daemon sockets hidden behind /dev/null; defaults to `privilegedSockets()`. */
+  maskSockets?: readonly string[];
+}
+
+/**
+ * UNIX sockets of daemons that grant root or control of the user's session (Docker or Podman mean
+ * root on the host; systemd and D-Bus can start unsandboxed processes). A read-only mount does not
+ * stop connect(), and with the network on no seccomp filter does either, so they are masked with
+ * /dev/null in every sandbox. The SSH agent is deliberately left reachable (git over ssh).
+ */
+export function privilegedSockets(uid: number = process.getuid?.() ?? 0): string[] {
+  const user = `/run/user/${uid}`;
+  return [
+    '/run/docker.sock',
+    '/var/run/docker.sock',
+    '/run/containerd/containerd.sock',
+    '/run/podman/podman.sock',
+    '/run/crio/crio.sock',
+    '/run/dbus/system_bus_socket',
+    '/run/systemd/private',
+    '/run/snapd.socket',
+    '/run/snapd-snap.socket',
+    `${user}/bus`,
+    `${user}/docker.sock`,
+    `${user}/podman/podman.sock`,
+    `${user}/systemd/private`,
+  ];
 }
 
 export interface BwrapMounts {
@@ -63,6 +91,7 @@ export function buildBwrapInvocation(
   if (options.disableUserns !== false) args.push('--disable-userns');
 
   const filesystem = filesystemArgs(policy, options.seccompDir);
+  filesystem.args.push(...maskArgs(options.maskSockets ?? privilegedSockets()));
   args.push(...filesystem.args);
   if (options.mountProc !== false) args.push('--proc', '/proc');
   if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd));
@@ -101,17 +130,40 @@ function filesystemArgs(policy: SandboxPolicy, seccompDir: string | undefined): 
 
   for (const root of policy.writableRoots) {
     for (const missing of root.missingProtected) {
-      if (exists(missing) && !placeholderUsers.has(missing)) {
+      const shared = placeholderUsers.has(missing);
+      if (!shared && exists(missing)) {
         // Created by the user since the policy was resolved.
-        if (!readOnly.has(missing)) args.push('--ro-bind', missing, missing);
-      } else {
-        // Missing, or a concurrent run's placeholder: share it, so the last user removes it.
-        args.push('--ro-bind', '/dev/null', missing);
-        placeholders.push(missing);
+        if (!readOnly.has(missing)) args.push('--ro-bind-try', missing, missing);
+        continue;
       }
+      // bwrap must create the mount point on the host; where we cannot write (a read-only checkout)
+      // the command cannot create the directory either, and trying would make bwrap fail.
+      if (!shared && !canCreateIn(path.dirname(missing))) continue;
+      // Missing, or a concurrent run's placeholder: share it, so the last user removes it.
+      args.push('--ro-bind', '/dev/null', missing);
+      placeholders.push(missing);
     }
   }
   return { args, placeholders };
+}
+
+function maskArgs(sockets: readonly string[]): string[] {
+  const masked = new Set<string>();
+  for (const socket of sockets) {
+    if (!exists(socket)) continue;
+    const real = realOrUndefined(socket);
+    if (real !== undefined) masked.add(real);
+  }
+  return [...masked].flatMap((real) => ['--ro-bind', '/dev/null', real]);
+}
+
+function canCreateIn(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function exists(p: string): boolean {

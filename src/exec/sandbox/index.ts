@@ -27,6 +27,8 @@ export interface WrapOptions {
   tty?: boolean;
   /** Seccomp program for network-off runs; `null` disables it (tests of the namespace alone). */
   seccomp?: () => SeccompFile | undefined | null;
+  /** Daemon sockets to hide (bwrap); defaults to the built-in list of privileged ones. */
+  maskSockets?: readonly string[];
 }
 
 export class SandboxUnavailableError extends Error {
@@ -107,6 +109,7 @@ function wrapWithBwrap(
     disableUserns: diagnosis.supportsDisableUserns,
     mountProc: diagnosis.mountProc,
     newSession: options.tty !== true,
+    ...(options.maskSockets ? { maskSockets: options.maskSockets } : {}),
     ...(seccomp ? { seccompFd: SECCOMP_FD, seccompDir: seccomp.dir } : {}),
   });
   // bwrap reads the filter from a descriptor; a one-line sh opens it, so the process layer (pipes
@@ -155,7 +158,7 @@ export function isLikelySandboxDenial(exitCode: number | null, output: string): 
 
 export { bwrapDiagnosis, diagnoseBwrap, findBwrap, resetBwrapDiagnosis } from './detect.js';
 export type { BwrapDiagnosis, DiagnoseOptions, ProbeResult } from './detect.js';
-export { buildBwrapArgs, type BwrapOptions } from './bwrap.js';
+export { buildBwrapArgs, privilegedSockets, type BwrapOptions } from './bwrap.js';
 export { buildSeatbeltArgs, buildSeatbeltProfile, SANDBOX_EXEC } from './seatbelt.js';
 export {
   PROTECTED_NAMES,

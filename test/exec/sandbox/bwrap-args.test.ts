@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildBwrapArgs, buildBwrapInvocation, claimPlaceholders } from '../../../src/exec/sandbox/bwrap.js';
+import {
+  buildBwrapArgs,
+  buildBwrapInvocation,
+  claimPlaceholders,
+  privilegedSockets,
+} from '../../../src/exec/sandbox/bwrap.js';
 import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
 
@@ -16,7 +21,7 @@ const NAMESPACES = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unsha
 describe('buildBwrapArgs', () => {
   it('read-only: read-only root, fresh /dev and /proc, no network, no capabilities', () => {
     const policy = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws });
-    expect(buildBwrapArgs(policy, ['ls', '-la'], s.ws)).toEqual([
+    expect(buildBwrapArgs(policy, ['ls', '-la'], s.ws, { maskSockets: [] })).toEqual([
       '--new-session', '--die-with-parent', ...NAMESPACES, '--unshare-net',
       '--cap-drop', 'ALL', '--disable-userns',
       '--ro-bind', '/', '/', '--dev', '/dev',
@@ -35,7 +40,7 @@ describe('buildBwrapArgs', () => {
     const extra = path.join(s.base, 'extra');
     fs.mkdirSync(path.join(extra, '.agents'), { recursive: true });
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, addDirs: [extra], ...noTmp });
-    const invocation = buildBwrapInvocation(policy, ['make'], s.ws, { seccompFd: 3 });
+    const invocation = buildBwrapInvocation(policy, ['make'], s.ws, { seccompFd: 3, maskSockets: [] });
     expect(invocation.args).toEqual([
       '--new-session', '--die-with-parent', ...NAMESPACES, '--unshare-net',
       '--cap-drop', 'ALL', '--disable-userns',
@@ -61,7 +66,12 @@ describe('buildBwrapArgs', () => {
       excludeTmpdirEnvVar: true,
     });
     fs.mkdirSync(path.join(s.ws, '.rig'));
-    const args = buildBwrapArgs(policy, ['bash'], s.ws, { newSession: false, disableUserns: false, mountProc: false });
+    const args = buildBwrapArgs(policy, ['bash'], s.ws, {
+      newSession: false,
+      disableUserns: false,
+      mountProc: false,
+      maskSockets: [],
+    });
     expect(args).toEqual([
       '--die-with-parent', ...NAMESPACES,
       '--cap-drop', 'ALL',
@@ -69,7 +79,7 @@ describe('buildBwrapArgs', () => {
       '--bind', '/tmp', '/tmp',
       '--bind', s.ws, s.ws,
       // .rig appeared after the policy was resolved: bound read-only as it is.
-      '--ro-bind', path.join(s.ws, '.rig'), path.join(s.ws, '.rig'),
+      '--ro-bind-try', path.join(s.ws, '.rig'), path.join(s.ws, '.rig'),
       '--ro-bind', '/dev/null', path.join(s.ws, '.codex'),
       '--chdir', s.ws, '--', 'bash',
     ]);
@@ -116,5 +126,26 @@ describe('protected names created after the policy was resolved', () => {
     fs.mkdirSync(path.join(s.ws, '.git'));
     const args = buildBwrapArgs(policy, ['true'], s.ws);
     expect(args.join(' ')).toContain(`--ro-bind-try ${s.ws}/.git ${s.ws}/.git`);
+  });
+});
+
+describe('privileged daemon sockets', () => {
+  it('existing ones are masked with /dev/null, missing ones ignored, symlinked ones by their target', () => {
+    const sock = path.join(s.outside, 'docker.sock');
+    fs.writeFileSync(sock, ''); // stands in for the socket; only existence matters here
+    fs.symlinkSync(sock, path.join(s.outside, 'var-run-docker.sock'));
+    const policy = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws });
+    const args = buildBwrapArgs(policy, ['true'], s.ws, {
+      maskSockets: [sock, path.join(s.outside, 'var-run-docker.sock'), path.join(s.outside, 'none.sock')],
+    });
+    expect(args.join(' ')).toContain(`--dev /dev --ro-bind /dev/null ${sock} --proc /proc`);
+    expect(args.filter((a) => a === sock)).toHaveLength(1);
+  });
+
+  it('the default list names Docker, Podman, containerd, D-Bus and systemd sockets', () => {
+    const list = privilegedSockets(1000);
+    expect(list).toContain('/var/run/docker.sock');
+    expect(list).toContain('/run/user/1000/bus');
+    expect(list).toContain('/run/systemd/private');
   });
 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSandboxPolicy, type SandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
+import type { WrapOptions } from '../../../src/exec/sandbox/index.js';
 import { fingerprint, runSandboxed, type RunResult } from './run-sandboxed.js';
 
 let s: Scratch;
@@ -117,6 +118,8 @@ interface Attempt {
   script: () => string;
   /** The command itself must fail (default true). False where the effect stays inside (/dev/shm). */
   mustFail?: boolean;
+  /** Extra wrapCommand options. */
+  wrap?: () => WrapOptions;
   /** Runs before the attempt (and before the "nothing changed" snapshot). */
   before?: () => Promise<void>;
   /** Extra proof that nothing happened, run after the command. */
@@ -212,6 +215,14 @@ const attempts_: Attempt[] = [
     verify: () => expect(unixConnections).toBe(0),
   },
   {
+    // Stands in for /var/run/docker.sock: masked even with the network on (no seccomp then).
+    name: 'privileged daemon socket with the network on',
+    policy: () => wwNet,
+    wrap: () => ({ maskSockets: [out('agent.sock')] }),
+    script: () => `${NODE} -e "require('net').connect('${out('agent.sock')}').on('connect',()=>process.exit(0)).on('error',e=>{console.error(e.message);process.exit(3)})"`,
+    verify: () => expect(unixConnections).toBe(0),
+  },
+  {
     name: 'kill a process outside the sandbox',
     policy: () => ww,
     script: () => `kill -9 ${victim.pid}`,
@@ -246,7 +257,7 @@ describe('sandbox escape suite (real bubblewrap)', () => {
       const outsideBefore = fingerprint(s.outside);
       const gitBefore = fingerprint(path.join(s.ws, '.git'));
       const insideBefore = fs.readFileSync(path.join(s.ws, 'inside.txt'), 'utf8');
-      const result = await runSandboxed(policy, attempt.script());
+      const result = await runSandboxed(policy, attempt.script(), attempt.wrap?.());
       if (attempt.mustFail !== false) expect(result.code, result.stderr).not.toBe(0);
       expect(fingerprint(s.outside)).toBe(outsideBefore);
       expect(fingerprint(path.join(s.ws, '.git'))).toBe(gitBefore);

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { wrapCommand } from '../../../src/exec/sandbox/index.js';
+import { wrapCommand, type WrapOptions } from '../../../src/exec/sandbox/index.js';
 import type { SandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 
 export interface RunResult {
@@ -11,8 +11,13 @@ export interface RunResult {
   stderr: string;
 }
 
-export function runSandboxed(policy: SandboxPolicy, script: string, cwd = policy.cwd): Promise<RunResult> {
-  const wrapped = wrapCommand(policy, ['sh', '-c', script], cwd, 'linux', 'bwrap');
+export function runSandboxed(
+  policy: SandboxPolicy,
+  script: string,
+  options: WrapOptions = {},
+  cwd = policy.cwd,
+): Promise<RunResult> {
+  const wrapped = wrapCommand(policy, ['sh', '-c', script], cwd, 'linux', 'bwrap', options);
   if (!wrapped.sandboxed) throw new Error('expected a sandboxed command');
   return new Promise((resolve, reject) => {
     const child = spawn(wrapped.argv[0] as string, wrapped.argv.slice(1), {
