@@ -241,3 +241,22 @@ export function loadHarness<T>(
   const profile = readProfileFile(location.file, location.origin);
   return { profile, tools: bindProfileTools(profile, registry) };
 }
+
+export interface ProfileSummary extends ProfileLocation {
+  description?: string;
+  wires?: string[];
+  /** Set when the file does not load; the message names the file and field. */
+  error?: string;
+}
+
+/** For `rig harness list`: every profile with its description, or the reason it does not load. */
+export function listProfiles(options: ProfileSearchOptions = {}): ProfileSummary[] {
+  return listProfileLocations(options).map((location) => {
+    try {
+      const profile = readProfileFile(location.file, location.origin);
+      return { ...location, description: profile.description, wires: profile.wires };
+    } catch (error) {
+      return { ...location, error: (error as Error).message };
+    }
+  });
+}

@@ -6,6 +6,7 @@ import {
   bindProfileTools,
   builtinProfileDir,
   listProfileLocations,
+  listProfiles,
   loadHarness,
   readProfileFile,
 } from '../../src/harness/loader.js';
@@ -194,5 +195,16 @@ describe('load errors name the file and the field', () => {
     const tool = readProfileFile(file, 'user').tools[0]!;
     expect(tool.options['read_before_edit']).toBe(true);
     expect(tool.options['line_numbers']).toBe('none');
+  });
+});
+
+describe('listProfiles', () => {
+  it('summarises good profiles and reports broken ones without throwing', () => {
+    const builtinDir = join(tempDir(), 'builtin');
+    writeProfile(builtinDir, 'good', minimalProfile('good', { description: 'fine' }));
+    const broken = writeProfile(builtinDir, 'worse', '{');
+    const list = listProfiles({ builtinDir });
+    expect(list[0]).toMatchObject({ id: 'good', description: 'fine', wires: ['chat'], origin: 'builtin' });
+    expect(list[1]?.error).toMatch(new RegExp(`^${broken}: `));
   });
 });
