@@ -102,12 +102,15 @@ export interface RolloutSummary {
 const TITLE_MAX_CHARS = 240;
 
 /**
- * Context fragments injected as user messages (AGENTS.md, environment context, summaries) are
- * not what the user typed; the title skips anything that starts like one.
+ * Context fragments injected as user messages (AGENTS.md, environment context) are not what the
+ * user typed; the title skips them. A fragment is wholly wrapped in one tag, which a prompt that
+ * merely starts with "<div>" is not.
  */
-function looksLikeContextFragment(text: string): boolean {
-  const t = text.trimStart();
-  return t.startsWith('<') || t.startsWith('# AGENTS.md instructions');
+export function looksLikeContextFragment(text: string): boolean {
+  const t = text.trim();
+  if (t.startsWith('# AGENTS.md instructions')) return true;
+  const open = /^<([^<>\n]+)>/.exec(t);
+  return open !== null && t.endsWith(`</${open[1]!}>`);
 }
 
 export function makeTitle(text: string): string {

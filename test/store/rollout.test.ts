@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistantText, userText, type ModelEvent } from '../../src/protocol/index.js';
 import {
   RolloutWriter,
+  looksLikeContextFragment,
   modelResponseRecord,
   newThreadId,
   parseRolloutFileName,
@@ -158,5 +159,15 @@ describe('rollout writer and reader', () => {
     // Loose bound for a loaded 2-core machine; typical is ~0.02 ms.
     expect(perItemMs).toBeLessThan(1);
     expect(bytesPerItem).toBeLessThan(1400);
+  });
+});
+
+describe('context fragment detection for titles', () => {
+  it('skips wrapped fragments but not prompts that merely start with a tag', () => {
+    expect(looksLikeContextFragment('<environment_context>\n  <cwd>/r</cwd>\n</environment_context>')).toBe(true);
+    expect(looksLikeContextFragment('<permissions instructions>\nx\n</permissions instructions>')).toBe(true);
+    expect(looksLikeContextFragment('# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>')).toBe(true);
+    expect(looksLikeContextFragment('<div> is misaligned, fix it')).toBe(false);
+    expect(looksLikeContextFragment('fix <b>this</b>')).toBe(false);
   });
 });
