@@ -3,11 +3,10 @@
 // Codex's standalone CLI, which keeps the hunks applied before a failing one).
 import * as path from 'node:path';
 import type { FileChangeEntry } from '../protocol/index.js';
-import type { FileEdit } from '../tools/spec.js';
 import { commitFileEdits } from './commit.js';
 import { computeChanges, readTextFile, type ReadFileFn } from './compute.js';
 import { parsePatch } from './parse.js';
-import type { Patch } from './types.js';
+import type { FileEdit, Patch } from './types.js';
 import { PatchApplyError } from './update.js';
 
 export interface PreparedPatch {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { FileEdit } from '../tools/spec.js';
+import type { FileEdit } from './types.js';
 import { summarizeEdits, type ChangeSummary } from './summary.js';
 import { undoEdits, type PriorState } from './undo.js';
 

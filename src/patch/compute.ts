@@ -3,8 +3,7 @@
 // before anything is written.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileEdit } from '../tools/spec.js';
-import type { Patch } from './types.js';
+import type { FileEdit, Patch } from './types.js';
 import { PatchApplyError, applyUpdateChunks } from './update.js';
 
 /**

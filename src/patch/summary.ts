@@ -1,7 +1,7 @@
 // What a committed change set reports: the file list for the `file_change` item and Codex's
 // result text for the model (added, then modified, then deleted files).
 import type { FileChangeEntry } from '../protocol/index.js';
-import type { FileEdit } from '../tools/spec.js';
+import type { FileEdit } from './types.js';
 
 export interface ChangeSummary {
   /** One entry per edit, in edit order; a move is an `update` of its destination. */

@@ -1,7 +1,7 @@
 // The change set that takes a committed change set back, so every edit the engine makes can be
 // undone through the same engine (with the same atomicity and checks).
 import * as path from 'node:path';
-import type { FileEdit } from '../tools/spec.js';
+import type { FileEdit } from './types.js';
 
 /** What was on disk before an edit: file text, or undefined where no file existed. */
 export interface PriorState {
