@@ -42,6 +42,14 @@ const FIELD_ORDER: readonly (keyof EnvironmentFields)[] = [
   'timezone',
 ];
 
+/** The user's shell as the model should name it (basename of $SHELL), or undefined. */
+export function shellName(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const shell = env.SHELL?.trim();
+  if (!shell) return undefined;
+  const base = shell.split(/[\\/]/).pop() ?? '';
+  return base.replace(/\.exe$/i, '') || undefined;
+}
+
 export function localTimezone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }

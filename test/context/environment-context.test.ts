@@ -6,6 +6,7 @@ import {
   environmentContextUpdate,
   environmentContextMessage,
   isContextualUserMessage,
+  shellName,
   type EnvironmentContextInput,
 } from '../../src/context/index.js';
 
@@ -70,5 +71,13 @@ describe('environment context', () => {
 
   it('is a contextual user message', () => {
     expect(isContextualUserMessage(environmentContextMessage(buildEnvironmentContext(base)))).toBe(true);
+  });
+});
+
+describe('shellName', () => {
+  it('takes the basename of $SHELL', () => {
+    expect(shellName({ SHELL: '/usr/bin/zsh' })).toBe('zsh');
+    expect(shellName({ SHELL: 'C:\\Windows\\pwsh.exe' })).toBe('pwsh');
+    expect(shellName({})).toBeUndefined();
   });
 });
