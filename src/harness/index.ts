@@ -7,3 +7,4 @@ export * from './request-shape.js';
 export * from './startup-context.js';
 export * from './text-actions/swe-agent.js';
 export * from './text-actions/terminus-2.js';
+export * from './text-actions/mini-swe-agent.js';

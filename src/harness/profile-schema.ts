@@ -60,6 +60,8 @@ export const requestShapeSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   /** Extra top-level body fields, merged last. */
   extra_body: jsonObject.default({}),
+  /** Extra body fields for one wire only (e.g. chat-only `thinking`), merged after extra_body. */
+  extra_body_by_wire: z.partialRecord(z.enum(WIRES), jsonObject).default({}),
   /** Extra headers. Never client-identity headers of another product. */
   extra_headers: z.record(z.string(), z.string()).default({}),
   tool_results: toolResultRenderingSchema.default({

@@ -7,7 +7,7 @@ import type {
   MessageItem,
   ToolOutput,
 } from '../protocol/index.js';
-import type { ModelRequest } from '../model/types.js';
+import type { ModelRequest, WireApi } from '../model/types.js';
 import type { HarnessProfile } from './profile.js';
 import type { ToolResultRendering } from './profile-schema.js';
 
@@ -19,6 +19,8 @@ export interface ShapeEnvironment {
   shell?: string;
   /** Folder listing for startup-context slots (see folderListing in startup-context.ts). */
   tree?: string;
+  /** The wire the request goes out on; selects `extra_body_by_wire`. */
+  wire?: WireApi;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -137,12 +139,10 @@ export function shapeRequest(
   const shaped: ModelRequest = { ...request, instructions, input };
   if (shape.max_tokens !== undefined) shaped.maxOutputTokens = shape.max_tokens;
   if (shape.temperature !== undefined) shaped.temperature = shape.temperature;
-  if (Object.keys(shape.extra_body).length > 0 || request.extraBody) {
-    shaped.extraBody = { ...request.extraBody, ...shape.extra_body };
-    if (!shape.stream) shaped.extraBody['stream'] = false;
-  } else if (!shape.stream) {
-    shaped.extraBody = { stream: false };
-  }
+  const wireBody = env.wire ? shape.extra_body_by_wire[env.wire] : undefined;
+  const extraBody: Record<string, unknown> = { ...request.extraBody, ...shape.extra_body, ...wireBody };
+  if (!shape.stream) extraBody['stream'] = false;
+  if (Object.keys(extraBody).length > 0) shaped.extraBody = extraBody;
   if (Object.keys(shape.extra_headers).length > 0) {
     shaped.extraHeaders = { ...request.extraHeaders, ...shape.extra_headers };
   }

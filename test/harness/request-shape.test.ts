@@ -107,3 +107,13 @@ describe('renderToolOutput', () => {
     ).toEqual([{ type: 'input_image', image_url: 'data:x' }, { type: 'input_text', text: 'a' }]);
   });
 });
+
+describe('per-wire body fields', () => {
+  it('extra_body_by_wire applies only on its wire', () => {
+    const shape = requestShapeSchema.parse({ extra_body: { a: 1 }, extra_body_by_wire: { chat: { thinking: { type: 'enabled' } } } });
+    const onChat = shapeRequest({ prompt: 'p', request: shape }, baseRequest(), { ...env, wire: 'chat' });
+    const onMessages = shapeRequest({ prompt: 'p', request: shape }, baseRequest(), { ...env, wire: 'messages' });
+    expect(onChat.extraBody).toEqual({ a: 1, thinking: { type: 'enabled' } });
+    expect(onMessages.extraBody).toEqual({ a: 1 });
+  });
+});

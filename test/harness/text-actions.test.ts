@@ -83,3 +83,12 @@ describe('Terminus 2 reply parsing', () => {
     expect(capTerminalOutput('short')).toBe('short');
   });
 });
+
+describe('mini-swe-agent submission', () => {
+  it('the sentinel on the first output line with exit 0 ends the task', async () => {
+    const { miniSweSubmission } = await import('../../src/harness/text-actions/mini-swe-agent.js');
+    expect(miniSweSubmission('\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\ndiff --git a b\n', 0)).toBe('diff --git a b\n');
+    expect(miniSweSubmission('COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n', 1)).toBeUndefined();
+    expect(miniSweSubmission('hello\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n', 0)).toBeUndefined();
+  });
+});

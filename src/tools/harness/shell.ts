@@ -108,13 +108,25 @@ function render(style: Style, command: string, cwd: string, outcome: ExecOutcome
       if (outcome.timedOut) {
         return { output: `The last command <command>${command}</command> timed out and has been killed.\nThe output of the command was:\n<output>\n${output}</output>\nPlease try another command and make sure to avoid those requiring interactive input.`, success: false };
       }
-      return { output: `<returncode>${code ?? -1}</returncode>\n<output>\n${output}</output>`, success };
+      return { output: miniSweObservation(code, outcome.output), success };
     case 'swe-agent':
       if (outcome.timedOut || code === 124) {
         return { output: `The command '${command}' was cancelled because it took more than ${Math.round(timeoutMs / 1000)} seconds. Please try a different command that completes more quickly.`, success: false };
       }
       return { output: output.replace(/^bash: line \d+: /gm, 'bash: '), success };
   }
+}
+
+/** mini-swe-agent's observation: return code and output, long output as head and tail (10,000 chars). */
+export function miniSweObservation(code: number | null, output: string): string {
+  const head = `<returncode>${code ?? -1}</returncode>\n`;
+  if (output.length < 10_000) return `${head}<output>\n${output}</output>`;
+  const elided = output.length - 10_000;
+  return (
+    `${head}<warning>\nThe output was too long and has been shortened. Use commands that print less (head, tail, grep).\n</warning>\n` +
+    `<output_head>\n${output.slice(0, 5000)}\n</output_head>\n<elided_chars>\n${elided} characters elided\n</elided_chars>\n` +
+    `<output_tail>\n${output.slice(-5000)}\n</output_tail>`
+  );
 }
 
 export function createBashTool(tool: ResolvedTool): ToolSpec {

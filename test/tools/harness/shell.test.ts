@@ -107,3 +107,13 @@ describe('DeepSeek git tools', () => {
     ]);
   });
 });
+
+describe('mini-swe-agent long output', () => {
+  it('keeps the head and tail of output over 10,000 characters', async () => {
+    const { miniSweObservation } = await import('../../../src/tools/harness/shell.js');
+    const text = miniSweObservation(0, 'a'.repeat(6000) + 'b'.repeat(6000));
+    expect(text.startsWith('<returncode>0</returncode>\n<warning>')).toBe(true);
+    expect(text).toContain(`<output_head>\n${'a'.repeat(5000)}\n</output_head>\n<elided_chars>\n2000 characters elided\n</elided_chars>`);
+    expect(text.endsWith(`<output_tail>\n${'b'.repeat(5000)}\n</output_tail>`)).toBe(true);
+  });
+});
