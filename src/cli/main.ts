@@ -1,3 +1,11 @@
-// Placeholder entry so the build has a target; replaced by the CLI wiring.
+// Entry point. `--version` answers before anything else loads; every other command loads only the
+// rooms it needs (see program.ts), so startup stays close to bare Node.
 declare const RIG_VERSION: string;
-console.log(RIG_VERSION);
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`rig ${RIG_VERSION}\n`);
+} else {
+  const { runCli } = await import('./program.js');
+  await runCli(args);
+}

@@ -12,6 +12,7 @@ import type {
   TokenUsage,
   UserInput,
   JsonSchema,
+  ToolDefinition,
 } from '../protocol/index.js';
 import { addUsage, emptyUsage } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
@@ -20,7 +21,7 @@ import type { CapabilitiesFactory, ToolCapabilities, ToolContext, TurnServices }
 import { EventHub, type ThreadEventListener } from './event-hub.js';
 import { noopRecorder, type ThreadRecorder, type TurnContextRecord } from './recorder.js';
 import { runStep, type StepOutcome } from './step.js';
-import { imagePart } from './images.js';
+import { loadImagePart } from '../tools/native/image-file.js';
 
 export const DEFAULT_MAX_TURN_STEPS = 200;
 
@@ -38,6 +39,8 @@ export interface ThreadOptions {
   initialContext?: ConversationItem[];
   maxTurnSteps?: number;
   recorder?: ThreadRecorder;
+  /** The tool definitions to advertise this step; default: every registered tool. */
+  advertisedTools?: (threadState: Map<string, unknown>) => ToolDefinition[];
   /** Fixed request fields (reasoning, temperature, extra body...). */
   requestDefaults?: Partial<ModelRequest>;
   /** Harness request shaping, applied last; must be pure. */
@@ -156,7 +159,7 @@ export class Thread {
       model: this.options.model,
       instructions: this.options.instructions,
       input: this.history,
-      tools: this.options.tools.definitions(),
+      tools: this.options.advertisedTools?.(this.threadState) ?? this.options.tools.definitions(),
       promptCacheKey: this.id,
       sessionId: this.id,
       ...extra,
@@ -265,7 +268,7 @@ export class Thread {
 
   private userMessage(input: UserInput): ConversationItem {
     const content: ContentPart[] = [{ type: 'input_text', text: input.text }];
-    for (const path of input.images ?? []) content.push(imagePart(path));
+    for (const path of input.images ?? []) content.push(loadImagePart(path));
     return { type: 'message', role: 'user', content };
   }
 

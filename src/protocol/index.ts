@@ -6,3 +6,4 @@ export * from './ops.js';
 export * from './conversation.js';
 export * from './tools.js';
 export * from './model-events.js';
+export * from './file-change.js';

@@ -73,6 +73,13 @@ export interface TodoListItem {
   items: TodoEntry[];
 }
 
+/** The history was replaced by a summary (rig shows it; Codex's app server calls it contextCompaction). */
+export interface ContextCompactionItem {
+  id: string;
+  type: 'context_compaction';
+  summary: string;
+}
+
 export interface ErrorThreadItem {
   id: string;
   type: 'error';
@@ -88,6 +95,7 @@ export type ThreadItem =
   | McpToolCallItem
   | WebSearchItem
   | TodoListItem
+  | ContextCompactionItem
   | ErrorThreadItem;
 
 export type ThreadItemType = ThreadItem['type'];

@@ -5,6 +5,7 @@ import type {
   ApprovalDecision,
   ApprovalRequest,
   ContentPart,
+  FileEdit,
   ThreadEvent,
   JsonSchema,
   ThreadItem,
@@ -25,6 +26,8 @@ export interface ExecRequest {
   argv?: string[];
   cwd: string;
   timeoutMs?: number;
+  /** Shell binary for `command` (default: the user's shell). */
+  shell?: string;
   /** Allocate a pseudo-terminal. */
   tty?: boolean;
   /** How long to wait before returning with the process still running (unified exec). */
@@ -46,21 +49,13 @@ export interface ExecOutcome {
   timedOut: boolean;
   /** Set when the process is still running as a session the model can poll. */
   sessionId?: number;
+  /** Sessions closed to stay within the live-session limit. */
+  prunedSessionIds?: number[];
   /** Set when the orchestrator refused (policy, approval denied, sandbox unavailable). */
   declined?: string;
 }
 
-export interface FileEdit {
-  /** Absolute path. */
-  path: string;
-  kind: 'add' | 'delete' | 'update';
-  /** New full content for add/update. */
-  content?: string;
-  /** For update: the content the edit was computed against (checked before writing). */
-  expectedContent?: string;
-  /** For update with a rename. Absolute. */
-  moveTo?: string;
-}
+export type { FileEdit } from '../protocol/index.js';
 
 export interface FileChangeOutcome {
   ok: boolean;

@@ -2,7 +2,7 @@
 // translate them for Chat and Messages.
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { ContentPart } from '../protocol/index.js';
+import type { ContentPart } from '../../protocol/index.js';
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png',
@@ -12,7 +12,7 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.webp': 'image/webp',
 };
 
-export function imagePart(path: string, detail?: 'high' | 'original'): Extract<ContentPart, { type: 'input_image' }> {
+export function loadImagePart(path: string, detail?: 'high' | 'original'): Extract<ContentPart, { type: 'input_image' }> {
   const mime = MIME_BY_EXTENSION[extname(path).toLowerCase()];
   if (!mime) {
     throw new Error(`unable to process image at \`${path}\`: unsupported type (use .png, .jpg, .jpeg, .gif or .webp)`);

@@ -1,0 +1,114 @@
+// commander wiring only: parse flags, then hand off to a front end. Each action imports its front
+// end lazily so a command pays only for what it uses.
+import { Command, Option } from 'commander';
+import { rigVersion } from '../core/version.js';
+import type { SessionFlags as CommonFlags } from '../core/settings.js';
+import { CliError } from './errors.js';
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function collectImages(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').filter((part) => part !== '')];
+}
+
+/** Options every engine command accepts (root and exec, and again after `exec resume`). */
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('-c, --config <key=value>', 'override a config value (dotted key, TOML value; repeatable)', collect)
+    .option('-p, --profile <name>', 'layer the named config profile ([profiles.NAME] or $RIG_HOME/NAME.config.toml)')
+    .option('-m, --model <model>', 'model to use')
+    .option('--provider <id>', 'model provider id (openai, anthropic, openrouter, deepseek, moonshot, dashscope, zai, ollama, lmstudio, replay, or one from config)')
+    .option('--harness <id>', 'present rig to the model as this harness (see `rig harness list`)')
+    .option('-C, --cd <dir>', 'working root for the agent')
+    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for model-run commands').choices(['read-only', 'workspace-write', 'danger-full-access']))
+    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running a command').choices(['untrusted', 'on-request', 'on-failure', 'never']))
+    .option('--add-dir <dir>', 'extra writable directory (repeatable)', collect)
+    .option('--full-auto', 'workspace-write sandbox and on-request approvals')
+    .option('--dangerously-bypass-approvals-and-sandbox', 'run every command without sandbox or approval (DANGEROUS)')
+    .option('--yolo', 'alias of --dangerously-bypass-approvals-and-sandbox')
+    .option('--replay <rollout>', 'serve model responses recorded in a rollout file (offline; implies --provider replay)')
+    .option('--ignore-user-config', 'do not read $RIG_HOME/config.toml')
+    .option('--ignore-rules', 'do not load exec-policy .rules files')
+    .option('--strict-config', 'treat unknown config keys as errors');
+}
+
+function addExecOptions(command: Command): Command {
+  return addCommonOptions(command)
+    .option('--json', 'print one JSON event per line on stdout (Codex exec event format)')
+    .option('--experimental-json', 'alias of --json')
+    .option('-o, --output-last-message <file>', 'write the final agent message to FILE')
+    .option('--output-schema <file>', 'JSON Schema the final answer must follow')
+    .option('-i, --image <file>', 'attach image(s) to the prompt (repeatable or comma-separated)', collectImages)
+    .option('--skip-git-repo-check', 'allow running outside a git repository')
+    .option('--ephemeral', 'do not write a rollout for this session')
+    .addOption(new Option('--color <when>', 'colour human output').choices(['always', 'never', 'auto']).default('auto'));
+}
+
+export function buildProgram(): Command {
+  const program = new Command('rig')
+    .description('A coding agent for the terminal: streams a model, runs its commands and edits under a sandbox, loops until done.')
+    .version(`rig ${rigVersion()}`, '-V, --version', 'print the version')
+    .showHelpAfterError('(run with --help for usage)')
+    .enablePositionalOptions();
+
+  const exec = addExecOptions(
+    program
+      .command('exec')
+      .alias('e')
+      .description('run one task non-interactively; the prompt is the argument, or stdin when it is "-" or absent')
+      .argument('[prompt]', 'the task; "-" or absent reads stdin; exactly "/compact" compacts the thread')
+      .passThroughOptions(),
+  ).action(async (prompt: string | undefined, flags: CommonFlags) => {
+    const { runExecCommand } = await import('../frontends/exec/run.js');
+    process.exitCode = await runExecCommand({ prompt, flags });
+  });
+
+  addExecOptions(
+    exec
+      .command('resume')
+      .description('continue a thread non-interactively')
+      .argument('[id]', 'thread id (or prefix); with --last, the prompt')
+      .argument('[prompt]', 'the follow-up prompt; "-" or absent reads stdin')
+      .option('--last', 'continue the most recent thread in this directory')
+      .option('--all', 'with --last, consider threads from every directory'),
+  ).action(async (id: string | undefined, prompt: string | undefined, flags: CommonFlags, command: Command) => {
+    const { runExecCommand } = await import('../frontends/exec/run.js');
+    const merged = { ...command.parent!.opts(), ...flags } as CommonFlags;
+    const resume = flags.last ? { last: true, all: Boolean(flags.all) } : { id };
+    const text = flags.last ? id ?? prompt : prompt;
+    if (!flags.last && !id) throw new CliError('exec resume needs a thread id, or --last (see `rig sessions list`)');
+    process.exitCode = await runExecCommand({ prompt: text, flags: merged, resume });
+  });
+
+  program
+    .command('apply-patch')
+    .description('apply an apply_patch-format patch in the current directory (the argument, or stdin when absent)')
+    .argument('[patch]', 'the patch text')
+    .action(async (patch: string | undefined) => {
+      const { runApplyPatchCommand } = await import('../frontends/apply-patch.js');
+      process.exitCode = await runApplyPatchCommand(patch);
+    });
+
+  return program;
+}
+
+export async function runCli(args: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    process.exitCode = reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  const code = (error as { code?: string }).code;
+  if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return 0;
+  if (typeof code === 'string' && code.startsWith('commander.')) return (error as { exitCode?: number }).exitCode ?? 2;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`rig: ${message}\n`);
+  return error instanceof CliError ? error.exitCode : 1;
+}

@@ -1,0 +1,93 @@
+// Picks the harness a session presents to the model, loads its profile, binds its tools to the
+// engine's capabilities, and returns the pure request shaper for it.
+import { platform } from 'node:os';
+import type { RigConfig } from '../config/index.js';
+import { findProjectRoot, isProjectTrusted } from '../config/index.js';
+import { chooseHarness, checkWireSupport } from '../harness/routing.js';
+import { listProfileLocations, locateProfile, readProfileFile } from '../harness/loader.js';
+import { shapeRequest, type ShapeEnvironment } from '../harness/request-shape.js';
+import { folderListing } from '../harness/startup-context.js';
+import type { HarnessProfile } from '../harness/profile.js';
+import type { ModelRequest, WireApi } from '../model/types.js';
+import type { ProviderInfo } from '../model/providers.js';
+import { bindHarness } from '../tools/harness/registry.js';
+import { nativeCapabilities } from '../tools/native/registry.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { loadedDeferredTools } from '../tools/harness/meta.js';
+import { toDefinition } from '../tools/spec.js';
+import type { ToolDefinition } from '../protocol/index.js';
+
+export interface HarnessSetup {
+  profile: HarnessProfile;
+  reason: string;
+  tools: ToolRegistry;
+  /** The tools to advertise this step (deferred tools appear once loaded through tool search). */
+  advertised: (threadState: Map<string, unknown>) => ToolDefinition[];
+  shape: (request: ModelRequest) => ModelRequest;
+}
+
+export interface HarnessInputs {
+  config: RigConfig;
+  provider: ProviderInfo;
+  wire: WireApi;
+  model: string;
+  cwd: string;
+  home: string;
+  /** --harness, or the harness a resumed thread used. */
+  requested?: string;
+  shellName?: string;
+  now?: () => Date;
+}
+
+export function setupHarness(inputs: HarnessInputs): HarnessSetup {
+  const { config, provider, wire, model, cwd } = inputs;
+  const choice = chooseHarness({
+    provider: provider.id,
+    providerName: provider.name,
+    baseUrl: provider.base_url,
+    model,
+    wire,
+    configured: inputs.requested ?? config.harness ?? provider.harness,
+  });
+  const trustedProjectRoots = isProjectTrusted(config, cwd) ? [findProjectRoot(cwd, config.project_root_markers) ?? cwd] : [];
+  const native = nativeCapabilities({
+    wire,
+    // Images are offered unless the harness says its model is text-only.
+    modelAcceptsImages: true,
+    ...(config.background_terminal_max_timeout ? { backgroundMaxMs: config.background_terminal_max_timeout } : {}),
+  });
+  const search = { rigHome: inputs.home, trustedProjectRoots };
+  const location = locateProfile(choice.id, search);
+  if (!location) {
+    const known = listProfileLocations(search).map((entry) => entry.id).join(', ');
+    throw new Error(`unknown harness "${choice.id}" (${choice.reason}); available harnesses: ${known}`);
+  }
+  const profile = readProfileFile(location.file, location.origin);
+  const wireProblem = checkWireSupport(profile, wire);
+  if (wireProblem) throw new Error(wireProblem);
+  const bound = bindHarness(profile, native);
+  const tools = new ToolRegistry(bound.all);
+  const advertisedDefinitions = bound.advertised.map(toDefinition);
+  const deferredByName = new Map(bound.deferred.map((spec) => [spec.name, toDefinition(spec)]));
+  const now = inputs.now ?? (() => new Date());
+  // Computed once: the shaped prefix must stay byte-identical from step to step.
+  const environment: ShapeEnvironment = {
+    now: now(),
+    cwd,
+    os: platform(),
+    ...(inputs.shellName ? { shell: inputs.shellName } : {}),
+    tree: folderListing(cwd),
+  };
+  return {
+    profile,
+    reason: choice.reason,
+    tools,
+    advertised: (threadState) => {
+      if (deferredByName.size === 0) return advertisedDefinitions;
+      const loaded = [...loadedDeferredTools(threadState)].flatMap((name) => deferredByName.get(name) ?? []);
+      return [...advertisedDefinitions, ...loaded];
+    },
+    shape: (request) => shapeRequest(profile, request, environment),
+  };
+}
+

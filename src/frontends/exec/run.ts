@@ -1,0 +1,78 @@
+// `rig exec`: one task, no prompts. Streams the answer (or JSONL events), exits 0 when the turn
+// completes, 1 with a one-line reason when it fails, 130 when interrupted with Ctrl-C.
+import { writeFileSync } from 'node:fs';
+import { openSession, type ResumeTarget, type Session } from '../../core/session.js';
+import type { SessionFlags } from '../../core/settings.js';
+import { createHumanRenderer } from './human.js';
+import { createJsonlRenderer } from './jsonl.js';
+import { resolvePrompt } from './prompt.js';
+
+export interface ExecCommandInput {
+  prompt: string | undefined;
+  flags: SessionFlags;
+  resume?: ResumeTarget;
+}
+
+const EXIT_INTERRUPTED = 130;
+
+export async function runExecCommand(input: ExecCommandInput): Promise<number> {
+  const json = Boolean(input.flags.json || input.flags.experimentalJson);
+  const stdout = (text: string) => process.stdout.write(text);
+  const stderr = (text: string) => process.stderr.write(text);
+  const fail = (message: string): number => {
+    if (json) stdout(`${JSON.stringify({ type: 'error', message })}\n`);
+    stderr(`rig: ${message}\n`);
+    return 1;
+  };
+
+  let prompt: string;
+  let session: Session;
+  try {
+    prompt = resolvePrompt(input.prompt, Boolean(process.stdin.isTTY));
+    session = await openSession({ flags: input.flags, env: process.env, processCwd: process.cwd(), mode: 'exec', resume: input.resume });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+
+  const color = input.flags.color === 'always' || (input.flags.color !== 'never' && Boolean(process.stdout.isTTY) && !process.env['NO_COLOR']);
+  const render = json ? createJsonlRenderer(stdout) : createHumanRenderer({ stdout, stderr, color });
+  for (const warning of session.warnings) {
+    if (json) render({ type: 'item.completed', item: { id: session.thread.newItemId(), type: 'error', message: warning } });
+    else stderr(`warning: ${warning}\n`);
+  }
+  session.thread.subscribe(render);
+  // exec never prompts: anything that still asks for approval is declined.
+  session.thread.subscribe((event) => {
+    if (event.type === 'approval.requested') session.thread.answerApproval(event.request.id, 'deny');
+  });
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    interrupted = true;
+    session.thread.interrupt();
+  };
+  process.on('SIGINT', onSigint);
+
+  render({ type: 'thread.started', thread_id: session.thread.id });
+  try {
+    const result = prompt.trim() === '/compact'
+      ? await session.compact()
+      : await session.thread.runTurn({ text: prompt, images: session.images }, session.outputSchema ? { outputSchema: session.outputSchema } : {});
+    if (result.status === 'completed' && input.flags.outputLastMessage) {
+      writeFileSync(input.flags.outputLastMessage, result.lastAgentMessage ?? '');
+    }
+    if (result.status === 'failed') {
+      if (!json) stderr(`rig: ${result.error ?? 'turn failed'}\n`);
+      return 1;
+    }
+    if (result.status === 'interrupted' || interrupted) {
+      if (!json) stderr('rig: interrupted\n');
+      return EXIT_INTERRUPTED;
+    }
+    return 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await session.close();
+  }
+}

@@ -1,0 +1,13 @@
+// The one change-set type every edit tool compiles to (apply_patch, Edit/Write/MultiEdit, ...).
+
+export interface FileEdit {
+  /** Absolute path. */
+  path: string;
+  kind: 'add' | 'delete' | 'update';
+  /** New full content for add/update. */
+  content?: string;
+  /** For update: the content the edit was computed against (checked before writing). */
+  expectedContent?: string;
+  /** For update with a rename. Absolute. */
+  moveTo?: string;
+}
