@@ -1,9 +1,10 @@
 // The sandbox section of `rig doctor`: which backend, whether it works here, and if not, why and
 // what to do about it.
+import fs from 'node:fs';
 import { bwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
 import type { SandboxPolicy } from './policy.js';
 import { SANDBOX_EXEC } from './seatbelt.js';
-import fs from 'node:fs';
+import { networkOffSeccompProgram } from './seccomp.js';
 
 export interface DoctorOptions {
   platform?: NodeJS.Platform;
@@ -20,6 +21,12 @@ export function sandboxDoctorReport(options: DoctorOptions = {}): string {
     if (d.ok) {
       lines.push(`sandbox: ok — bubblewrap ${d.version} at ${d.bwrapPath}`);
       for (const note of d.notes) lines.push(`  note: ${note}`);
+      if (networkOffSeccompProgram() === undefined) {
+        lines.push(
+          `  note: no seccomp filter for ${process.arch}: with the network off, UNIX sockets outside the ` +
+            'sandbox stay reachable (privileged daemon sockets are still hidden).',
+        );
+      }
     } else {
       lines.push('sandbox: UNAVAILABLE — sandboxed commands will be refused');
       lines.push(`  why: ${d.reason}`);

@@ -2,10 +2,11 @@
 // (with the extra env merged in) and calls `cleanup` once the process has exited. When the sandbox
 // cannot run here, wrapping throws instead of handing back the bare command: a command meant to be
 // sandboxed never runs unsandboxed by accident.
+import fs from 'node:fs';
 import { claimPlaceholders, buildBwrapInvocation } from './bwrap.js';
 import { bwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
 import type { SandboxPolicy } from './policy.js';
-import { buildSeatbeltArgs } from './seatbelt.js';
+import { SANDBOX_EXEC, buildSeatbeltArgs } from './seatbelt.js';
 import { networkOffSeccompFile, type SeccompFile } from './seccomp.js';
 
 export type SandboxBackend = 'bwrap' | 'seatbelt' | 'none';
@@ -47,6 +48,12 @@ const SECCOMP_FD = 3;
 
 const noCleanup = (): void => {};
 
+let sandboxExecFound: boolean | undefined;
+function sandboxExecPresent(): boolean {
+  sandboxExecFound ??= fs.existsSync(SANDBOX_EXEC);
+  return sandboxExecFound;
+}
+
 /** The backend this platform uses for a restricted policy. */
 export function defaultBackend(platform: NodeJS.Platform = process.platform): SandboxBackend {
   if (platform === 'linux') return 'bwrap';
@@ -73,6 +80,13 @@ export function wrapCommand(
     ? {}
     : { RIG_SANDBOX_NETWORK_DISABLED: '1', CODEX_SANDBOX_NETWORK_DISABLED: '1' };
   if (backend === 'seatbelt') {
+    if (process.platform === 'darwin' && !sandboxExecPresent()) {
+      throw new SandboxUnavailableError(
+        `The sandbox (${SANDBOX_EXEC}) is missing, so the command was not run.`,
+        'seatbelt',
+        'sandbox-exec ships with macOS; reinstall or repair the system, or run with --sandbox danger-full-access.',
+      );
+    }
     return {
       argv: buildSeatbeltArgs(policy, argv, cwd),
       sandboxed: true,
@@ -104,7 +118,16 @@ function wrapWithBwrap(
       diagnosis.fix,
     );
   }
-  const seccomp = policy.networkAccess ? undefined : (options.seccomp ?? networkOffSeccompFile)() ?? undefined;
+  let seccomp: SeccompFile | undefined;
+  try {
+    seccomp = policy.networkAccess ? undefined : ((options.seccomp ?? networkOffSeccompFile)() ?? undefined);
+  } catch (error) {
+    throw new SandboxUnavailableError(
+      `The sandbox's network filter could not be written, so the command was not run: ${(error as Error).message}`,
+      'bwrap',
+      'Make the temp directory ($TMPDIR or /tmp) writable for rig.',
+    );
+  }
   const invocation = buildBwrapInvocation(policy, argv, cwd, {
     disableUserns: diagnosis.supportsDisableUserns,
     mountProc: diagnosis.mountProc,
