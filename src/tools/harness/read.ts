@@ -5,6 +5,7 @@ import type { ContentPart } from '../../protocol/index.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../spec.js';
 import {
   type Args,
+  boolArg,
   displayPath,
   fail,
   functionSpec,
@@ -154,6 +155,9 @@ async function readFileTool(style: Style, rules: StyleRules, args: Args, ctx: To
   const absolute = resolvePath(ctx, pathArg);
   const shown = style === 'kimi' ? pathArg : style === 'pi' || style === 'deepseek' ? displayPath(ctx, absolute) : absolute;
   const mime = imageMimeType(absolute);
+  if (absolute.toLowerCase().endsWith('.pdf') && (style === 'claude' || style === 'zcode')) {
+    return fail('Reading PDF files is not available in this build of rig; extract the text with a command (for example pdftotext) instead.');
+  }
   const file = readTextFile(absolute);
   if (file.kind === 'missing') return fail(missingFile(style, shown, ctx));
   if (file.kind === 'directory') return fail(directoryGiven(style, shown));
@@ -188,8 +192,24 @@ async function readFileTool(style: Style, rules: StyleRules, args: Args, ctx: To
     }
     return fail(`Read failed: offset ${asGiven} is beyond the end of the file (${all.length} lines)`);
   }
-  return ok(render(style, rules, selectLines(all, start, limit, rules), all.length, shown, absolute));
+  const text = render(style, rules, selectLines(all, start, limit, rules), all.length, shown, absolute);
+  // Claude refuses any read that would flood the context unless allow_large; ZCode only refuses
+  // explicit ranges (its whole-file reads are unbounded) and estimates tokens as chars/3.
+  const ranged = rawOffset !== undefined || rawLimit !== undefined;
+  const guarded = (style === 'claude' && boolArg(args, 'allow_large') !== true) || (style === 'zcode' && ranged);
+  if (guarded) {
+    const tokens = Math.ceil(text.length / (style === 'zcode' ? 3 : 4));
+    if (tokens > MAX_READ_TOKENS) {
+      return fail(
+        `File content (${tokens} tokens) exceeds maximum allowed tokens (${MAX_READ_TOKENS}). ` +
+          'Use offset and limit to read specific portions of the file, or search for specific content instead of reading the whole file.',
+      );
+    }
+  }
+  return ok(text);
 }
+
+const MAX_READ_TOKENS = 25_000;
 
 export function createReadTool(tool: ResolvedTool): ToolSpec {
   const style = styleOption(tool, STYLES, 'claude');

@@ -118,3 +118,22 @@ describe('other Read formats', () => {
     expect((await call(bound('deepseek-tui').byName.get('read_file'), { path: 'd.txt', start_line: 2, max_lines: 1 }, ctx)).text).toBe('b');
   });
 });
+
+describe('Claude Read limits', () => {
+  it('refuses a whole-file read over 25,000 tokens unless allow_large or a range is given', async () => {
+    const ctx = fakeContext();
+    ctx.write('huge.txt', Array.from({ length: 1500 }, () => 'z'.repeat(80)).join('\n'));
+    const read = bound('claude-code').byName.get('Read');
+    const refused = await call(read, { file_path: 'huge.txt' }, ctx);
+    expect(refused.success).toBe(false);
+    expect(refused.text).toMatch(/^File content \(\d+ tokens\) exceeds maximum allowed tokens \(25000\)\./);
+    expect((await call(read, { file_path: 'huge.txt', allow_large: true }, ctx)).success).toBe(true);
+    expect((await call(read, { file_path: 'huge.txt', offset: 1, limit: 100 }, ctx)).success).toBe(true);
+  });
+
+  it('PDFs are reported as not readable here', async () => {
+    const ctx = fakeContext();
+    ctx.write('doc.pdf', '%PDF-1.4');
+    expect((await call(bound('claude-code').byName.get('Read'), { file_path: 'doc.pdf', pages: '1-2' }, ctx)).text).toMatch(/^Reading PDF files is not available/);
+  });
+});
