@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { rigVersion } from '../core/version.js';
 import type { SessionFlags as CommonFlags } from '../core/settings.js';
 import { CliError } from './errors.js';
+import { registerApplyPatch } from './commands/apply-patch.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -82,14 +83,7 @@ export function buildProgram(): Command {
     process.exitCode = await runExecCommand({ prompt: text, flags: merged, resume });
   });
 
-  program
-    .command('apply-patch')
-    .description('apply an apply_patch-format patch in the current directory (the argument, or stdin when absent)')
-    .argument('[patch]', 'the patch text')
-    .action(async (patch: string | undefined) => {
-      const { runApplyPatchCommand } = await import('../frontends/apply-patch.js');
-      process.exitCode = await runApplyPatchCommand(patch);
-    });
+  registerApplyPatch(program);
 
   return program;
 }
