@@ -26,7 +26,7 @@ export interface SandboxSettings {
   mode: SandboxMode;
   /** The working directory of the thread; always writable in workspace-write. */
   cwd: string;
-  /** `--add-dir` directories. */
+  /** `--add-dir` directories (relative ones are taken from `cwd`). */
   addDirs?: string[];
   /** `sandbox_workspace_write.writable_roots`. */
   writableRoots?: string[];
@@ -92,7 +92,8 @@ export function resolveSandboxPolicy(settings: SandboxSettings): SandboxPolicy {
 
   const warnings: string[] = [];
   const candidates: Array<{ dir: string; source: string }> = [{ dir: cwd, source: 'working directory' }];
-  for (const dir of settings.addDirs ?? []) candidates.push({ dir, source: '--add-dir' });
+  // --add-dir is typed on a command line, so relative paths mean "from here"; config roots must be absolute.
+  for (const dir of settings.addDirs ?? []) candidates.push({ dir: path.resolve(cwd, dir), source: '--add-dir' });
   for (const dir of settings.writableRoots ?? []) {
     candidates.push({ dir, source: 'sandbox_workspace_write.writable_roots' });
   }

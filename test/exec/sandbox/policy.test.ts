@@ -42,19 +42,20 @@ describe('resolveSandboxPolicy', () => {
     expect(p.writableRoots.map((r) => r.root)).toEqual([s.ws]);
   });
 
-  it('realpaths roots, drops duplicates, and warns about missing or relative ones', () => {
+  it('realpaths roots, drops duplicates, resolves relative --add-dir, warns about missing or relative config roots', () => {
     fs.symlinkSync(s.ws, path.join(s.base, 'link-to-ws'));
     const p = resolveSandboxPolicy({
       mode: 'workspace-write',
       cwd: path.join(s.base, 'link-to-ws'),
-      addDirs: [s.ws, path.join(s.base, 'nope'), 'relative/dir'],
+      addDirs: [s.ws, path.join(s.base, 'nope'), '../outside'],
+      writableRoots: ['relative/dir'],
       ...noTmp,
     });
     expect(p.cwd).toBe(s.ws);
-    expect(p.writableRoots.map((r) => r.root)).toEqual([s.ws]);
+    expect(p.writableRoots.map((r) => r.root)).toEqual([s.outside, s.ws]);
     expect(p.warnings).toEqual([
       `Ignoring writable root ${path.join(s.base, 'nope')} from --add-dir: it does not exist or is not a directory.`,
-      'Ignoring writable root "relative/dir" from --add-dir: it must be an absolute path.',
+      'Ignoring writable root "relative/dir" from sandbox_workspace_write.writable_roots: it must be an absolute path.',
     ]);
   });
 
