@@ -18,7 +18,7 @@
 //   otherwise it is read-only like the rest. /dev is a fresh minimal tree, so /dev/shm is private.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROTECTED_NAMES, isWithin, type SandboxPolicy } from './policy.js';
+import { isWithin, protectedPathsCreatedSince, type SandboxPolicy } from './policy.js';
 
 export interface BwrapOptions {
   /** `--disable-userns` (needs bwrap >= 0.8). Default true. */
@@ -114,16 +114,7 @@ function filesystemArgs(policy: SandboxPolicy, seccompDir: string | undefined): 
   for (const root of policy.writableRoots) {
     for (const subpath of root.readOnlySubpaths) if (insideWritable(subpath)) readOnly.add(subpath);
   }
-  // A protected name created after the policy was resolved (`git init` in an earlier command) is
-  // picked up here: a few lstat calls per command, so the policy can stay cached for the thread.
-  for (const root of policy.writableRoots) {
-    for (const name of PROTECTED_NAMES) {
-      const entry = `${root.root === '/' ? '' : root.root}/${name}`;
-      if (readOnly.has(entry) || root.missingProtected.includes(entry) || !exists(entry)) continue;
-      const real = realOrUndefined(entry);
-      if (real !== undefined && insideWritable(real)) readOnly.add(real);
-    }
-  }
+  for (const real of protectedPathsCreatedSince(policy)) if (insideWritable(real)) readOnly.add(real);
   if (seccompDir !== undefined && insideWritable(seccompDir)) readOnly.add(seccompDir);
   // `-try`: a protected path deleted since the policy was resolved is skipped, not fatal.
   for (const subpath of [...readOnly].sort()) args.push('--ro-bind-try', subpath, subpath);

@@ -215,6 +215,23 @@ export function isWithin(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent + '/');
 }
 
+/**
+ * Protected names that appeared under a writable root after the policy was resolved (a `git init`
+ * in an earlier command), as real paths. A few lstat calls, so a policy can stay cached for a thread.
+ */
+export function protectedPathsCreatedSince(policy: SandboxPolicy): string[] {
+  const found = new Set<string>();
+  for (const root of policy.writableRoots) {
+    for (const name of PROTECTED_NAMES) {
+      const entry = root.root === '/' ? `/${name}` : `${root.root}/${name}`;
+      if (root.readOnlySubpaths.includes(entry) || root.missingProtected.includes(entry) || !lexists(entry)) continue;
+      const real = realOrUndefined(entry);
+      if (real !== undefined && !root.readOnlySubpaths.includes(real)) found.add(real);
+    }
+  }
+  return [...found];
+}
+
 /** True when commands under this policy must run inside a platform sandbox. */
 export function needsSandbox(policy: SandboxPolicy): boolean {
   return policy.mode !== 'danger-full-access';

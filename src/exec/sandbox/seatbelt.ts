@@ -2,7 +2,7 @@
 // /usr/bin/sandbox-exec (only that absolute path: a PATH lookup could be hijacked). Paths enter the
 // profile as parameters (-DNAME=value) rather than string literals, so no path needs SBPL escaping.
 // Cannot run on Linux; the profile text is unit-tested for every policy shape.
-import { isWithin, type SandboxPolicy } from './policy.js';
+import { isWithin, protectedPathsCreatedSince, type SandboxPolicy } from './policy.js';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
@@ -85,7 +85,12 @@ export function buildSeatbeltPolicy(policy: SandboxPolicy): SeatbeltProfile {
   } else if (policy.mode === 'workspace-write' && policy.writableRoots.length > 0) {
     // Every protected path is carved out of every root containing it: /tmp/ws/.git must stay
     // read-only even though /tmp is a writable root too. (No reliance on SBPL rule order.)
-    const allProtected = [...new Set(policy.writableRoots.flatMap((r) => [...r.readOnlySubpaths, ...r.missingProtected]))];
+    const allProtected = [
+      ...new Set([
+        ...policy.writableRoots.flatMap((r) => [...r.readOnlySubpaths, ...r.missingProtected]),
+        ...protectedPathsCreatedSince(policy),
+      ]),
+    ];
     const protectedParams = new Map<string, string>();
     const rules = policy.writableRoots.map((root, i) => {
       const rootParam = `WRITABLE_ROOT_${i}`;

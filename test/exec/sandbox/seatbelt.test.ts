@@ -126,6 +126,12 @@ describe('Seatbelt profile', () => {
     ]);
   });
 
+  it('a .git created after the policy was resolved is carved out too', () => {
+    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
+    fs.mkdirSync(path.join(s.ws, '.git'));
+    expect(buildSeatbeltPolicy(policy).params).toContainEqual(['PROTECTED_2', path.join(s.ws, '.git')]);
+  });
+
   it('argv: the absolute sandbox-exec, the profile, -D params, then the command', () => {
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
     const argv = buildSeatbeltArgs(policy, ['ls', '-l'], s.ws);
