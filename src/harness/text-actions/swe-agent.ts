@@ -55,3 +55,64 @@ export function parseSweAgentAction(text: string): SweAgentAction {
   if (command.startsWith('str_replace_editor ')) return { kind: 'editor', command };
   return { kind: 'bash', command };
 }
+
+/** Splits a command line like a POSIX shell would for words: quotes and backslashes, no expansion. */
+export function shellWords(line: string): string[] | string {
+  const words: string[] = [];
+  let current = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i] as string;
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end === -1) return 'unterminated single quote';
+      current += line.slice(i + 1, end);
+      i = end;
+      inWord = true;
+    } else if (ch === '"') {
+      let j = i + 1;
+      for (; j < line.length && line[j] !== '"'; j++) {
+        if (line[j] === '\\' && j + 1 < line.length && '"\\$`\n'.includes(line[j + 1] as string)) j++;
+        current += line[j];
+      }
+      if (j >= line.length) return 'unterminated double quote';
+      i = j;
+      inWord = true;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      current += line[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
+
+/** `str_replace_editor <command> <path> [--flag value]...` as the editor tool's arguments. */
+export function parseEditorCommandLine(line: string): Record<string, unknown> | string {
+  const words = shellWords(line.trim());
+  if (typeof words === 'string') return `Could not parse the str_replace_editor command: ${words}`;
+  const [name, command, path, ...rest] = words;
+  if (name !== 'str_replace_editor' || !command || !path) return 'Usage: str_replace_editor <command> <path> [--file_text T] [--old_str S] [--new_str S] [--insert_line N] [--view_range A B]';
+  const args: Record<string, unknown> = { command, path };
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i] as string;
+    if (flag === '--view_range') {
+      args['view_range'] = [Number(rest[i + 1]), Number(rest[i + 2])];
+      i += 2;
+    } else if (flag === '--insert_line') {
+      args['insert_line'] = Number(rest[++i]);
+    } else if (['--file_text', '--old_str', '--new_str'].includes(flag)) {
+      args[flag.slice(2)] = rest[++i] ?? '';
+    } else {
+      return `Unknown str_replace_editor option ${flag}`;
+    }
+  }
+  return args;
+}

@@ -17,6 +17,7 @@ import {
 } from './plan.js';
 import { createReadMediaTool, createReadTool } from './read.js';
 import { createBashTool, createTaskListTool, createTaskOutputTool, createTaskStopTool } from './shell.js';
+import { createStrReplaceEditorTool } from './str-replace-editor.js';
 import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
 
@@ -37,6 +38,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['fs.ls', createListDirTool],
     ['fs.file_search', createFileSearchTool],
     ['fs.apply_unified_diff', createUnifiedDiffTool],
+    ['fs.str_replace_editor', createStrReplaceEditorTool],
     ['plan.todo', createTodoTool],
     ['plan.todo_read', createTodoReadTool],
     ['plan.checklist', createChecklistTool],
