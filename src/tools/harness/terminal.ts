@@ -1,0 +1,110 @@
+// terminal.tmux: Terminus 2's keystroke protocol on a real tmux session. Each call runs one
+// script through the orchestrator (caps.exec), so policy and sandbox see it like any command;
+// the session name and the last captured buffer are per thread.
+import { createHash } from 'node:crypto';
+import { capTerminalOutput, terminusTimeoutMs, type TerminusCommand } from '../../harness/text-actions/terminus-2.js';
+import type { ResolvedTool } from '../../harness/profile.js';
+import type { ToolContext, ToolSpec } from '../spec.js';
+import { asArgs, fail, functionSpec, ok } from './common.js';
+
+const BUFFER_KEY = 'harness.terminal.buffer';
+const MARK = '__RIG_TMUX_SCREEN__';
+const SPECIAL_KEYS = new Set(['C-c', 'C-d', 'C-z', 'C-l', 'Enter', 'Escape', 'Tab', 'Up', 'Down', 'Left', 'Right']);
+
+export function tmuxSessionName(threadId: string): string {
+  return `rig-t2-${createHash('sha256').update(threadId).digest('hex').slice(0, 12)}`;
+}
+
+function quote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The bash script that sends the keystrokes, waits, and prints the history then the screen. */
+export function tmuxScript(session: string, cwd: string, commands: TerminusCommand[]): string {
+  const s = quote(session);
+  const lines = [
+    'set -e',
+    `if ! tmux has-session -t ${s} 2>/dev/null; then`,
+    `  tmux new-session -d -s ${s} -x 160 -y 40 -c ${quote(cwd)} "env PAGER=less GIT_PAGER=less PS1='\\\\u@rig:\\\\w\\\\$ ' bash --norc --noprofile"`,
+    `  tmux set-option -t ${s} history-limit 50000 >/dev/null`,
+    '  sleep 0.2',
+    'fi',
+    'keys=$(mktemp)',
+  ];
+  for (const command of commands) {
+    if (SPECIAL_KEYS.has(command.keystrokes)) {
+      lines.push(`tmux send-keys -t ${s} ${command.keystrokes}`);
+    } else {
+      const encoded = Buffer.from(command.keystrokes).toString('base64');
+      lines.push(`printf %s ${quote(encoded)} | base64 -d > "$keys"`, 'tmux load-buffer -b rig-keys "$keys"', `tmux paste-buffer -d -b rig-keys -t ${s}`);
+    }
+    lines.push(`sleep ${command.duration}`);
+  }
+  lines.push('rm -f "$keys"', `tmux capture-pane -p -J -S - -t ${s}`, `echo ${MARK}`, `tmux capture-pane -p -t ${s}`);
+  return lines.join('\n');
+}
+
+/** What the model sees: the new part of the history, or the screen when history was rewritten. */
+export function terminalObservation(previous: string | undefined, buffer: string, screen: string): string {
+  const trimmedBuffer = buffer.replace(/\s+$/, '');
+  const trimmedPrevious = previous?.replace(/\s+$/, '');
+  if (trimmedPrevious !== undefined && trimmedPrevious !== '' && trimmedBuffer.startsWith(trimmedPrevious)) {
+    const added = trimmedBuffer.slice(trimmedPrevious.length).replace(/^\n/, '');
+    return capTerminalOutput(`New Terminal Output:\n${added}`);
+  }
+  return capTerminalOutput(`Current Terminal Screen:\n${screen.replace(/\s+$/, '')}`);
+}
+
+function parseCommands(raw: unknown): TerminusCommand[] | string {
+  if (!Array.isArray(raw)) return "Field 'commands' must be an array";
+  const out: TerminusCommand[] = [];
+  for (const [index, entry] of raw.entries()) {
+    const command = asArgs(entry);
+    if (typeof command['keystrokes'] !== 'string') return `Command ${index + 1} is missing a 'keystrokes' string`;
+    const duration = typeof command['duration'] === 'number' && Number.isFinite(command['duration']) ? command['duration'] : 1;
+    out.push({ keystrokes: command['keystrokes'], duration: Math.min(Math.max(duration, 0), 60) });
+  }
+  return out;
+}
+
+export function createTmuxTool(tool: ResolvedTool): ToolSpec {
+  return functionSpec(
+    tool,
+    {
+      description: 'Send keystrokes to the terminal and return what changed.',
+      parameters: {
+        type: 'object',
+        properties: {
+          commands: {
+            type: 'array',
+            items: { type: 'object', properties: { keystrokes: { type: 'string' }, duration: { type: 'number' } }, required: ['keystrokes'] },
+          },
+        },
+        required: ['commands'],
+      },
+      parallelSafe: false,
+    },
+    async (args, ctx: ToolContext) => {
+      const commands = parseCommands(args['commands']);
+      if (typeof commands === 'string') return fail(commands);
+      const session = tmuxSessionName(ctx.threadId);
+      const timeoutMs = terminusTimeoutMs(commands) + 3_000;
+      const script = tmuxScript(session, ctx.cwd, commands);
+      const outcome = await ctx.caps.exec({
+        command: script,
+        argv: ['bash', '-c', script],
+        cwd: ctx.cwd,
+        timeoutMs,
+        displayCommand: commands.map((command) => command.keystrokes).join(''),
+      });
+      if (outcome.declined) return fail(outcome.declined);
+      if (outcome.exitCode !== 0) return fail(`The terminal driver failed (exit ${outcome.exitCode ?? 'none'}${outcome.timedOut ? ', timed out' : ''}):\n${outcome.output}`);
+      const at = outcome.output.lastIndexOf(`${MARK}\n`);
+      const buffer = at === -1 ? outcome.output : outcome.output.slice(0, at);
+      const screen = at === -1 ? outcome.output : outcome.output.slice(at + MARK.length + 1);
+      const previous = ctx.threadState.get(BUFFER_KEY) as string | undefined;
+      ctx.threadState.set(BUFFER_KEY, buffer);
+      return ok(terminalObservation(previous, buffer, screen));
+    },
+  );
+}

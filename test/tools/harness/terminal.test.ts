@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { terminalObservation, tmuxSessionName, tmuxScript } from '../../../src/tools/harness/terminal.js';
+import { bound } from './bind.js';
+import { call, fakeContext } from './fake-context.js';
+
+const sessions: string[] = [];
+
+afterAll(() => {
+  for (const session of sessions) {
+    try {
+      execFileSync('tmux', ['kill-session', '-t', session], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  }
+});
+
+describe('terminal observation', () => {
+  it('shows only what was added when the history grew, else the screen', () => {
+    expect(terminalObservation('a\nb\n', 'a\nb\nc\n', 'screen')).toBe('New Terminal Output:\nc');
+    expect(terminalObservation(undefined, 'a', 'screen\n\n')).toBe('Current Terminal Screen:\nscreen');
+    expect(terminalObservation('x', 'cleared', 'cleared')).toBe('Current Terminal Screen:\ncleared');
+  });
+
+  it('sends special keys by name and text through the paste buffer', () => {
+    const script = tmuxScript('s1', '/w', [{ keystrokes: 'C-c', duration: 0 }, { keystrokes: "echo 'hi'\n", duration: 0.5 }]);
+    expect(script).toContain("tmux send-keys -t 's1' C-c");
+    expect(script).toContain(`printf %s '${Buffer.from("echo 'hi'\n").toString('base64')}' | base64 -d`);
+    expect(script).toContain('sleep 0.5');
+  });
+});
+
+describe('terminus-2 keystrokes on a real tmux session', () => {
+  it('runs commands in one session per thread and reports new output', async () => {
+    const ctx = fakeContext();
+    ctx.threadId = `test-${process.pid}-${Date.now()}`;
+    sessions.push(tmuxSessionName(ctx.threadId));
+    const keystrokes = bound('terminus-2').byName.get('keystrokes');
+    const first = await call(keystrokes, { commands: [{ keystrokes: 'export RIGVAR=kept; echo first-$RIGVAR\n', duration: 0.5 }] }, ctx);
+    expect(first.success).toBe(true);
+    expect(first.text.startsWith('Current Terminal Screen:\n')).toBe(true);
+    expect(first.text).toContain('first-kept');
+    const second = await call(keystrokes, { commands: [{ keystrokes: 'echo second-$RIGVAR\n', duration: 0.5 }] }, ctx);
+    expect(second.text.startsWith('New Terminal Output:\n')).toBe(true);
+    expect(second.text).toContain('second-kept');
+    expect(second.text).not.toContain('first-kept');
+    expect(ctx.execCalls[0]?.timeoutMs).toBe(10_000 + 500 + 8_000 + 3_000);
+  });
+
+  it('rejects malformed commands without touching tmux', async () => {
+    const ctx = fakeContext();
+    expect((await call(bound('terminus-2').byName.get('keystrokes'), { commands: [{ duration: 1 }] }, ctx)).success).toBe(false);
+    expect(ctx.execCalls).toEqual([]);
+  });
+});
