@@ -6,6 +6,7 @@ import type { ConversationItem } from '../protocol/index.js';
 import { messageText } from '../protocol/index.js';
 import {
   COMPACTION_WARNING,
+  COMPACT_USER_MESSAGE_BUDGET,
   SUMMARY_PROMPT,
   buildCompactedHistory,
   isContextualUserMessage,
@@ -16,6 +17,13 @@ import type { Thread, TurnResult } from './thread.js';
 export interface CompactionOptions {
   config: Pick<RigConfig, 'compact_prompt'>;
   model: string;
+  /** Budget for kept user messages (default 20,000 tokens; smaller for small context windows). */
+  maxUserTokens?: number;
+}
+
+/** The kept-messages budget: 20,000 tokens, but never more than half the compaction limit. */
+export function userMessageBudget(autoCompactTokenLimit: number): number {
+  return Math.min(COMPACT_USER_MESSAGE_BUDGET, Math.floor(autoCompactTokenLimit / 2));
 }
 
 /** Oldest items dropped, one per retry, when even the summary request does not fit. */
@@ -53,7 +61,7 @@ export async function compactThread(thread: Thread, options: CompactionOptions):
   }
   // The opening context (AGENTS.md, environment) stays in front so the model keeps its bearings.
   const context = history.filter((item) => item.type === 'message' && (item.role === 'developer' || isContextualUserMessage(item)));
-  const replacement = [...context, ...buildCompactedHistory({ items: history, summary: result.summary })];
+  const replacement = [...context, ...buildCompactedHistory({ items: history, summary: result.summary, ...(options.maxUserTokens ? { maxUserTokens: options.maxUserTokens } : {}) })];
   thread.replaceHistory(replacement, result.summary);
   thread.emit({ type: 'item.completed', item: { id: thread.newItemId(), type: 'context_compaction', summary: result.summary } });
   thread.emit({ type: 'item.completed', item: { id: thread.newItemId(), type: 'error', message: COMPACTION_WARNING } });

@@ -8,7 +8,7 @@ import { isProjectTrusted, loadConfig, resolveRigHome } from '../config/index.js
 import type { ConversationItem, JsonSchema } from '../protocol/index.js';
 import type { ModelClient, WireApi } from '../model/types.js';
 import { createModelClient, resolveProvider, type ProviderInfo } from '../model/index.js';
-import { buildEnvironmentContext, buildInitialContextMessage, discoverProjectDocs } from '../context/index.js';
+import { autoCompactLimit, buildEnvironmentContext, buildInitialContextMessage, discoverProjectDocs } from '../context/index.js';
 import { detectUserShell } from '../exec/shell.js';
 import { killAllProcessGroups } from '../exec/process-groups.js';
 import {
@@ -24,7 +24,7 @@ import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
 import { setupSafety } from './session-safety.js';
 import { setupHarness } from './session-harness.js';
 import { loadRollout, locateRollout, type ResumeTarget } from './session-resume.js';
-import { compactThread } from './compaction.js';
+import { compactThread, userMessageBudget } from './compaction.js';
 import { rigVersion } from './version.js';
 
 export type { ResumeTarget } from './session-resume.js';
@@ -214,6 +214,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     if (options.fork && resumed) for (const item of resumed.history) recorder.item(item);
   }
 
+  const compactLimit = autoCompactLimit(model, config);
+  const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
   const thread = new Thread({
     id: threadId,
     cwd,
@@ -237,7 +239,11 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
       sandbox_mode: safety.sandbox.mode,
       harness: harness.profile.id,
     },
-    onContextOverflow: (target) => compactThread(target, { config, model }).then((result) => result.status === 'completed'),
+    autoCompact: {
+      limit: compactLimit,
+      compact: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
+    },
+    onContextOverflow: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
   });
   if (resumed?.totalUsage) thread.usage = resumed.totalUsage;
 
@@ -252,7 +258,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     images: flags.image ?? [],
     ...(flags.outputSchema ? { outputSchema: readOutputSchema(flags.outputSchema) } : {}),
     ...(recorder ? { rolloutPath: recorder.path } : {}),
-    compact: () => compactThread(thread, { config, model }),
+    compact: () => compactThread(thread, compaction),
     async close() {
       await safety.unifiedExec.closeAll();
       killAllProcessGroups();

@@ -21,6 +21,7 @@ import type { CapabilitiesFactory, ToolCapabilities, ToolContext, TurnServices }
 import { EventHub, type ThreadEventListener } from './event-hub.js';
 import { noopRecorder, type ThreadRecorder, type TurnContextRecord } from './recorder.js';
 import { runStep, type StepOutcome } from './step.js';
+import { TokenTracker } from '../context/tokens.js';
 import { loadImagePart } from '../tools/native/image-file.js';
 
 export const DEFAULT_MAX_TURN_STEPS = 200;
@@ -46,6 +47,11 @@ export interface ThreadOptions {
   /** Harness request shaping, applied last; must be pure. */
   shapeRequest?: (request: ModelRequest) => ModelRequest;
   turnContext?: Partial<TurnContextRecord>;
+  /**
+   * Compaction before a step once the context reaches `limit` tokens (provider-reported usage
+   * plus estimates of items added since). `compact` returns true when it replaced the history.
+   */
+  autoCompact?: { limit: number; compact: (thread: Thread) => Promise<boolean> };
   /** Called when a request failed because the context is too long; returns true if it compacted. */
   onContextOverflow?: (thread: Thread) => Promise<boolean>;
 }
@@ -76,6 +82,7 @@ export class Thread {
   private itemCounter = 0;
   private approvalCounter = 0;
   private turnCounter = 0;
+  private readonly tokens = new TokenTracker();
 
   constructor(private readonly options: ThreadOptions) {
     this.id = options.id;
@@ -150,6 +157,7 @@ export class Thread {
   /** Replaces the whole history (compaction). */
   replaceHistory(items: ConversationItem[], summary: string): void {
     this.history.splice(0, this.history.length, ...items);
+    this.tokens.reset();
     this.recorder.compacted({ summary, replacement: items });
   }
 
@@ -225,11 +233,13 @@ export class Thread {
         };
       }
       this.drainSteering();
+      await this.maybeAutoCompact();
       const request = this.buildRequest(turnOptions.outputSchema ? { outputSchema: turnOptions.outputSchema } : {});
       const outcome: StepOutcome = await runStep(this.options.client, request, this.options.tools, turn.stepHooks(), signal);
       this.recorder.modelResponse({ turn_id: turn.id, step, events: outcome.events });
       this.append(...outcome.items);
       if (outcome.usage) {
+        this.tokens.recordUsage(outcome.usage, this.history.length);
         this.lastRequestUsage = outcome.usage;
         this.usage = addUsage(this.usage, outcome.usage);
         this.emit({ type: 'usage.updated', last: outcome.usage, total: this.usage });
@@ -254,6 +264,17 @@ export class Thread {
         return { status: 'completed', ...(lastAgentMessage !== undefined ? { lastAgentMessage } : {}), usage: this.usage };
       }
     }
+  }
+
+  /** Tokens the next request would carry, as far as we know. */
+  contextTokens(): number {
+    return this.tokens.current(this.history);
+  }
+
+  private async maybeAutoCompact(): Promise<void> {
+    const auto = this.options.autoCompact;
+    if (!auto || this.contextTokens() < auto.limit) return;
+    await auto.compact(this);
   }
 
   private drainSteering(): void {
