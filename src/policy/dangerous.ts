@@ -1,5 +1,5 @@
 // Commands that always need a human (a prompt under every approval policy,
-// forbidden under `never`): forced removals per the reference (safety.md §6),
+// `never` included; only --yolo skips it): forced removals per the reference (safety.md §6),
 // plus forced git pushes, filesystem formatting, raw writes to block devices
 // and fork bombs, which rig adds.
 
@@ -13,7 +13,7 @@ export const MAX_WRAPPER_DEPTH = 8;
 const SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'ksh']);
 const FORK_BOMB = /([A-Za-z_:][A-Za-z0-9_:]*)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*\1\s*&[^}]*\}/;
 
-/** Reasons, phrased for the model, why a command is refused when nobody can be asked. */
+/** What makes each kind of command dangerous, phrased for the model. */
 export const DANGEROUS_REASONS = {
   rmForce: 'rm -f style commands are not permitted. Use a safer approach',
   forcePush: 'forced git pushes are not permitted. Push without --force, or ask the user to push',

@@ -5,7 +5,7 @@
 
 import path from 'node:path';
 import { extractShellScript, loadBashParser, type BashParser } from './bash.js';
-import { dangerousCommandReason, isDangerousCommand } from './dangerous.js';
+import { isDangerousCommand } from './dangerous.js';
 import { isKnownSafeCommand, type SafetyPlatform } from './safe-commands.js';
 import { isGranular, isRestrictedSandbox, type ApprovalPolicyConfig, type SandboxMode } from './approval-policy.js';
 import { strictestDecision, type Decision, type RuleMatch } from './rules/model.js';
@@ -70,7 +70,8 @@ export function unmatchedCommandDecision(
   bash: BashParser | null,
 ): Decision {
   if (ctx.policy === 'untrusted' && !ctx.usedComplexParsing && isKnownSafeCommand(argv, bash, ctx)) return 'allow';
-  if (isDangerousCommand(argv, bash)) return ctx.policy === 'never' ? 'forbidden' : 'prompt';
+  // A destructive command always goes to a person, whatever the policy (only --yolo skips this).
+  if (isDangerousCommand(argv, bash)) return 'prompt';
   switch (ctx.policy) {
     case 'never':
       return 'allow';
@@ -83,8 +84,13 @@ export function unmatchedCommandDecision(
   }
 }
 
-/** The rejection reason when the policy does not let this prompt reach the user, else undefined. */
-export function promptRejectedByPolicy(policy: ApprovalPolicyConfig, promptIsRule: boolean): string | undefined {
+/**
+ * The rejection reason when the policy does not let this prompt reach the user, else undefined.
+ * A prompt for a dangerous command is never rejected here: it must be asked even under `never`
+ * (a front end with nobody to ask declines it, and the model learns the user refused).
+ */
+export function promptRejectedByPolicy(policy: ApprovalPolicyConfig, promptIsRule: boolean, promptIsDangerous = false): string | undefined {
+  if (promptIsDangerous && !promptIsRule) return undefined;
   if (policy === 'never') return PROMPT_CONFLICT_REASON;
   if (!isGranular(policy)) return undefined;
   if (promptIsRule) return policy.granular.rules ? undefined : REJECT_RULES_APPROVAL_REASON;
@@ -127,17 +133,19 @@ export function assessExecCommand(
 
   let requirement: ExecApprovalRequirement;
   if (decision === 'forbidden') {
-    requirement = { kind: 'forbidden', reason: forbiddenReason(argv, matchedRules, bash) };
+    requirement = { kind: 'forbidden', reason: forbiddenReason(argv, matchedRules) };
   } else if (decision === 'prompt') {
     const promptIsRule = matchedRules.some((match) => match.kind === 'prefix' && match.decision === 'prompt');
-    const rejection = promptRejectedByPolicy(ctx.policy, promptIsRule);
+    const dangerous = dangerousPrompt(matchedRules, bash);
+    const rejection = promptRejectedByPolicy(ctx.policy, promptIsRule, dangerous);
     if (rejection !== undefined) {
       requirement = { kind: 'forbidden', reason: rejection };
     } else {
       requirement = { kind: 'needs-approval' };
-      const reason = promptReason(argv, matchedRules);
+      const reason = promptReason(argv, matchedRules) ?? (dangerous ? `\`${shlexJoin(argv)}\` is potentially destructive, so it always needs approval` : undefined);
       if (reason !== undefined) requirement.reason = reason;
-      const amendment = requested ?? (amendmentAllowed && !promptIsRule ? firstHeuristic(matchedRules, 'prompt') : undefined);
+      // Never offer "always allow" for a destructive command: each one deserves its own look.
+      const amendment = dangerous ? undefined : requested ?? (amendmentAllowed && !promptIsRule ? firstHeuristic(matchedRules, 'prompt') : undefined);
       if (amendment !== undefined) requirement.proposedAmendment = amendment;
     }
   } else {
@@ -148,6 +156,11 @@ export function assessExecCommand(
     if (amendment !== undefined) requirement.proposedAmendment = amendment;
   }
   return { requirement, commands, usedComplexParsing, decision, matchedRules };
+}
+
+/** Whether a sub-command no rule matched is one the heuristics flag as dangerous. */
+function dangerousPrompt(matches: RuleMatch[], bash: BashParser | null): boolean {
+  return matches.some((match) => match.kind === 'heuristics' && match.decision === 'prompt' && isDangerousCommand(match.command, bash));
 }
 
 function firstHeuristic(matches: RuleMatch[], decision: Decision): string[] | undefined {
@@ -192,17 +205,10 @@ function promptReason(argv: readonly string[], matches: RuleMatch[]): string | u
   return rule.justification !== undefined ? `\`${command}\` requires approval: ${rule.justification}` : `\`${command}\` requires approval by policy`;
 }
 
-function forbiddenReason(argv: readonly string[], matches: RuleMatch[], bash: BashParser | null): string {
+function forbiddenReason(argv: readonly string[], matches: RuleMatch[]): string {
   const command = shlexJoin(argv);
   const rule = mostSpecific(matches, 'forbidden');
-  if (rule === undefined) {
-    for (const match of matches) {
-      if (match.kind !== 'heuristics' || match.decision !== 'forbidden') continue;
-      const danger = dangerousCommandReason(match.command, bash);
-      if (danger !== undefined) return `\`${command}\` rejected: ${danger}`;
-    }
-    return `\`${command}\` rejected: blocked by policy`;
-  }
+  if (rule === undefined) return `\`${command}\` rejected: blocked by policy`;
   if (rule.justification !== undefined) return `\`${command}\` rejected: ${rule.justification}`;
   return `\`${command}\` rejected: policy forbids commands starting with \`${shlexJoin(rule.matchedPrefix)}\``;
 }

@@ -75,15 +75,14 @@ const CASES: Record<string, Case> = {
     argv: ['bash', '-lc', 'ls > listing.txt'],
     expect: { untrusted: 'ask', 'on-request': 'run', never: 'run', 'granular-on': 'run', 'granular-off': 'run' },
   },
+  // The issue's rule: a destructive command is asked under every policy, never included.
   dangerous: {
     argv: ['rm', '-rf', 'build'],
-    expect: {
-      untrusted: 'ask',
-      'on-request': 'ask',
-      never: { reject: '`rm -rf build` rejected: rm -f style commands are not permitted. Use a safer approach' },
-      'granular-on': 'ask',
-      'granular-off': { reject: 'approval required by policy, but AskForApproval::Granular.sandbox_approval is false' },
-    },
+    expect: { untrusted: 'ask', 'on-request': 'ask', never: 'ask', 'granular-on': 'ask', 'granular-off': 'ask' },
+  },
+  'dangerous inside a script': {
+    argv: ['bash', '-lc', 'ls && dd if=/dev/zero of=/dev/sda'],
+    expect: { untrusted: 'ask', 'on-request': 'ask', never: 'ask', 'granular-on': 'ask', 'granular-off': 'ask' },
   },
   'escalation requested': {
     argv: ['cargo', 'build'],
@@ -140,7 +139,12 @@ describe('exec approval decision table: every policy × sandbox mode × case', (
     const { requirement } = assessExecCommand(rules, testCase.argv, ctx, bash);
     const action = decideExecApproval({ requirement, policy, sandboxMode: mode, escalationRequested: testCase.escalation ?? false });
     const expected = testCase.expect[policyName]!;
-    const reason = label === 'rule prompt' ? '`git push origin` requires approval: talks to the remote' : undefined;
+    const reasons: Record<string, string> = {
+      'rule prompt': '`git push origin` requires approval: talks to the remote',
+      dangerous: '`rm -rf build` is potentially destructive, so it always needs approval',
+      'dangerous inside a script': "`bash -lc 'ls && dd if=/dev/zero of=/dev/sda'` is potentially destructive, so it always needs approval",
+    };
+    const reason = reasons[label];
     const { proposedAmendment: _ignored, ...comparable } = action as ApprovalAction & { proposedAmendment?: string[] };
     expect(comparable).toEqual(expectedAction(expected, mode, reason));
   });
@@ -253,7 +257,8 @@ describe('exec approval: other inputs', () => {
     const plain = await assessExecCommandLazily(rules, ['cargo', 'test'], { policy: 'on-request', sandboxMode: 'read-only' });
     expect(plain.requirement).toEqual({ kind: 'skip', bypassSandbox: true });
     const script = await assessExecCommandLazily(rules, ['bash', '-lc', 'rm -rf x'], { policy: 'on-request', sandboxMode: 'read-only' });
-    expect(script.requirement).toEqual({ kind: 'needs-approval', proposedAmendment: ['rm', '-rf', 'x'] });
+    // The parser saw through the wrapper to the rm inside (a dangerous command is never offered as a rule).
+    expect(script.requirement).toEqual({ kind: 'needs-approval', reason: "`bash -lc 'rm -rf x'` is potentially destructive, so it always needs approval" });
   });
 });
 
