@@ -5,9 +5,11 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfileDir, readProfileFile } from '../../src/harness/loader.js';
 import type { HarnessProfile } from '../../src/harness/profile.js';
+import { deepseekReferenceTools } from './reference-signatures.js';
 
 const CAPTURES = resolve(import.meta.dirname, '../../../shared/conformance/harness-tools');
 const haveCaptures = existsSync(CAPTURES);
+const REFERENCE = resolve(import.meta.dirname, '../../../shared/reference/harnesses.md');
 
 function profile(id: string): HarnessProfile {
   return readProfileFile(join(builtinProfileDir(), `${id}.json`), 'builtin');
@@ -199,5 +201,22 @@ describe('profiles match the reference tables', () => {
     expect(unit('kimi-cli', 'Shell')).toBe('s');
     expect(unit('pi', 'bash')).toBe('s');
     expect(unit('mini-swe-agent', 'bash')).toBe('s');
+  });
+});
+
+describe.skipIf(!existsSync(REFERENCE))('deepseek-tui matches the signature list of reference §5.6', () => {
+  it('every tool: same name, order, parameters, types, enums, defaults, bounds and closedness', () => {
+    const ours = profile('deepseek-tui').tools;
+    const reference = deepseekReferenceTools(REFERENCE);
+    expect(ours.map((tool) => tool.name)).toEqual(reference.map((tool) => tool.name));
+    reference.forEach((tool, index) => {
+      expect({ tool: tool.name, parameters: ours[index]?.parameters }).toEqual({ tool: tool.name, parameters: tool.parameters });
+    });
+  });
+
+  it('every tool the original handled is bound to a real capability here', () => {
+    const ours = new Map(profile('deepseek-tui').tools.map((tool) => [tool.name, tool.capability]));
+    const handled = deepseekReferenceTools(REFERENCE).filter((tool) => tool.handledAtHead && tool.name !== 'diagnostics' && tool.name !== 'request_user_input');
+    for (const tool of handled) expect({ tool: tool.name, capability: ours.get(tool.name) }).not.toEqual({ tool: tool.name, capability: 'unavailable' });
   });
 });
