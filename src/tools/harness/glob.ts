@@ -1,7 +1,7 @@
 // fs.glob / fs.ls / fs.file_search: finding files by name, in-process, with each original's
 // sorting, path form and result cap.
 import { readdirSync, statSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, isAbsolute, relative } from 'node:path';
 import type { ResolvedTool } from '../../harness/profile.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../spec.js';
 import { boolArg, fail, functionSpec, numberArg, ok, resolvePath, stringArg, styleOption } from './common.js';
@@ -24,10 +24,18 @@ function rootOf(style: Style, args: Record<string, unknown>, ctx: ToolContext): 
 }
 
 async function globTool(style: Style, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const pattern = stringArg(args, 'pattern');
+  let pattern = stringArg(args, 'pattern');
   if (!pattern) return fail('Glob failed: missing pattern');
-  const root = rootOf(style, args, ctx);
+  let root = rootOf(style, args, ctx);
   if (typeof root !== 'string') return root;
+  if (isAbsolute(pattern)) {
+    // An absolute pattern searches from its fixed leading directories.
+    const parts = pattern.split('/');
+    const firstDynamic = parts.findIndex((part) => /[*?[\]{}()!]/.test(part));
+    const fixed = firstDynamic === -1 ? parts.length - 1 : firstDynamic;
+    root = parts.slice(0, fixed).join('/') || '/';
+    pattern = parts.slice(fixed).join('/');
+  }
   // Kimi Code documents include_dirs as ignored (files only); the legacy CLI defaults it to true.
   const includeDirs = style === 'kimi-cli' ? (boolArg(args, 'include_dirs') ?? true) : false;
   const found = await listPaths({

@@ -146,3 +146,11 @@ describe('DeepSeek list_dir and file_search', () => {
     ]);
   });
 });
+
+describe('absolute glob patterns', () => {
+  it('search from their fixed leading directories', async () => {
+    const ctx = project();
+    expect((await call(bound('opencode').byName.get('glob'), { pattern: `${ctx.root}/src/**/*.js` }, ctx)).text).toBe(`${ctx.root}/src/b.js`);
+    expect((await call(bound('opencode').byName.get('glob'), { pattern: `${ctx.root}/README.md` }, ctx)).text).toBe(`${ctx.root}/README.md`);
+  });
+});
