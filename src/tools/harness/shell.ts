@@ -151,11 +151,20 @@ export function createBashTool(tool: ResolvedTool): ToolSpec {
       const background = rules.backgroundArg ? boolArg(args, rules.backgroundArg) === true : false;
       const requested = numberArg(args, rules.timeoutArg);
       const cap = background ? maxBackgroundMs : maxTimeoutMs;
-      const timeoutMs = Math.min(requested !== undefined && requested > 0 ? requested * (unit === 's' ? 1000 : 1) : defaultTimeoutMs, cap);
+      // Kimi's disable_timeout lifts the limit to the longest its documentation allows.
+      const timeoutMs =
+        boolArg(args, 'disable_timeout') === true
+          ? maxBackgroundMs
+          : Math.min(requested !== undefined && requested > 0 ? requested * (unit === 's' ? 1000 : 1) : defaultTimeoutMs, cap);
+      // Claude's dangerouslyDisableSandbox asks to run outside the sandbox; the orchestrator decides.
+      const escalation =
+        boolArg(args, 'dangerouslyDisableSandbox') === true
+          ? { escalation: { justification: stringArg(args, 'description') ?? 'The model asked to run this command outside the sandbox.' } }
+          : {};
       const dirArg = rules.cwdArg ? stringArg(args, rules.cwdArg) : undefined;
       const cwd = dirArg ? resolvePath(ctx, dirArg) : ctx.cwd;
       if (background) {
-        const outcome = await ctx.caps.exec({ command, cwd, timeoutMs, yieldTimeMs: 1000 });
+        const outcome = await ctx.caps.exec({ command, cwd, timeoutMs, yieldTimeMs: 1000, ...escalation });
         if (outcome.declined) return fail(outcome.declined);
         if (outcome.sessionId === undefined) {
           return render(style, command, cwd, outcome, timeoutMs, outputLimit);
@@ -164,7 +173,7 @@ export function createBashTool(tool: ResolvedTool): ToolSpec {
         tasks(ctx).set(id, { id, sessionId: outcome.sessionId, command, output: outcome.output, done: false, exitCode: null });
         return ok(`Command running in background with ID: ${id}`);
       }
-      const outcome = await ctx.caps.exec({ command, cwd, timeoutMs });
+      const outcome = await ctx.caps.exec({ command, cwd, timeoutMs, ...escalation });
       if (outcome.declined) return fail(outcome.declined);
       return render(style, command, cwd, outcome, timeoutMs, outputLimit);
     },

@@ -117,3 +117,17 @@ describe('mini-swe-agent long output', () => {
     expect(text.endsWith(`<output_tail>\n${'b'.repeat(5000)}\n</output_tail>`)).toBe(true);
   });
 });
+
+describe('advertised shell options', () => {
+  it('dangerouslyDisableSandbox asks the orchestrator for an escalation with the description', async () => {
+    const ctx = fakeContext({ exec: () => done('') });
+    await call(bound('claude-code').byName.get('Bash'), { command: 'make install', description: 'install system-wide', dangerouslyDisableSandbox: true }, ctx);
+    expect(ctx.execCalls[0]?.escalation).toEqual({ justification: 'install system-wide' });
+  });
+
+  it('kimi disable_timeout uses the longest documented timeout', async () => {
+    const ctx = fakeContext({ exec: () => done('') });
+    await call(bound('kimi-code').byName.get('Bash'), { command: 'long', disable_timeout: true }, ctx);
+    expect(ctx.execCalls[0]?.timeoutMs).toBe(86_400_000);
+  });
+});
