@@ -1,6 +1,12 @@
 // The capability ids harness profiles bind their tools to, and the binding of a loaded profile to
 // ToolSpecs. Native capabilities (native.*) are supplied by the caller from src/tools/native.
-import { bindProfileTools } from '../../harness/loader.js';
+import {
+  bindProfileTools,
+  listProfileLocations,
+  locateProfile,
+  readProfileFile,
+  type ProfileSearchOptions,
+} from '../../harness/loader.js';
 import type { CapabilityRegistry, HarnessProfile, ToolFactory } from '../../harness/profile.js';
 import type { ToolSpec } from '../spec.js';
 import { createEditTool } from './edit.js';
@@ -86,4 +92,21 @@ export function bindHarness(profile: HarnessProfile, native: CapabilityRegistry<
   const pick = (exposure: string): ToolSpec[] =>
     profile.tools.flatMap((tool, index) => (tool.exposure === exposure && specs[index] ? [specs[index]] : []));
   return { all: specs, advertised: pick('advertised'), deferred: pick('deferred'), byName };
+}
+
+/** Finds the winning profile for `id` across the layers, reads it and binds its tools. */
+export function loadBoundHarness(
+  id: string,
+  native: CapabilityRegistry<ToolSpec>,
+  options: ProfileSearchOptions = {},
+): { profile: HarnessProfile; tools: BoundHarness } {
+  const location = locateProfile(id, options);
+  if (!location) {
+    const known = listProfileLocations(options)
+      .map((entry) => entry.id)
+      .join(', ');
+    throw new Error(`unknown harness "${id}"; available harnesses: ${known}`);
+  }
+  const profile = readProfileFile(location.file, location.origin);
+  return { profile, tools: bindHarness(profile, native) };
 }

@@ -57,3 +57,14 @@ describe('tool surfaces', () => {
     expect((await call(harness.byName.get('EvidenceList'), {}, fakeContext())).text).toBe('No evidence recorded yet.');
   });
 });
+
+describe('loadBoundHarness', () => {
+  it('loads the winning layer and binds it', async () => {
+    const { loadBoundHarness } = await import('../../../src/tools/harness/registry.js');
+    const { fakeNatives } = await import('./bind.js');
+    const loaded = loadBoundHarness('pi', fakeNatives);
+    expect(loaded.profile.id).toBe('pi');
+    expect(loaded.tools.advertised.map((spec) => spec.name)).toEqual(['read', 'bash', 'edit', 'write']);
+    expect(() => loadBoundHarness('nope', fakeNatives)).toThrow(/^unknown harness "nope"; available harnesses: claude-code, /);
+  });
+});
