@@ -1,6 +1,7 @@
 // `rig exec`: one task, no prompts. Streams the answer (or JSONL events), exits 0 when the turn
-// completes, 1 with a one-line reason when it fails, 130 when interrupted with Ctrl-C.
+// completes, 1 with a one-line reason when it fails, 130 when interrupted with Ctrl-C (143 on SIGTERM).
 import { writeFileSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { openSession, type ResumeTarget, type Session } from '../../core/session.js';
 import type { SessionFlags } from '../../core/settings.js';
 import { createHumanRenderer } from './human.js';
@@ -36,6 +37,8 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
 
   const color = input.flags.color === 'always' || (input.flags.color !== 'never' && Boolean(process.stdout.isTTY) && !process.env['NO_COLOR']);
   const render = json ? createJsonlRenderer(stdout) : createHumanRenderer({ stdout, stderr, color });
+  // thread.started is always the first event of the stream; config warnings follow as error items.
+  render({ type: 'thread.started', thread_id: session.thread.id });
   for (const warning of session.warnings) {
     if (json) render({ type: 'item.completed', item: { id: session.thread.newItemId(), type: 'error', message: warning } });
     else stderr(`warning: ${warning}\n`);
@@ -46,15 +49,17 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
     if (event.type === 'approval.requested') session.thread.answerApproval(event.request.id, 'deny');
   });
 
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
-    interrupted = true;
+  // Ctrl-C, and the SIGTERM an SDK client sends when its AbortSignal fires, end the turn through the
+  // thread so running commands' process groups are killed on the way out (Node's default action
+  // would exit at once and leave them running). A second signal exits immediately.
+  let exitSignal: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (exitSignal) process.exit(exitCodeFor(exitSignal));
+    exitSignal = signal;
     session.thread.interrupt();
   };
-  process.on('SIGINT', onSigint);
+  for (const signal of HANDLED_SIGNALS) process.on(signal, onSignal);
 
-  render({ type: 'thread.started', thread_id: session.thread.id });
   try {
     const result = prompt.trim() === '/compact'
       ? await session.compact()
@@ -66,13 +71,20 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
       if (!json) stderr(`rig: ${result.error ?? 'turn failed'}\n`);
       return 1;
     }
-    if (result.status === 'interrupted' || interrupted) {
+    if (result.status === 'interrupted' || exitSignal) {
       if (!json) stderr('rig: interrupted\n');
-      return EXIT_INTERRUPTED;
+      return exitCodeFor(exitSignal ?? 'SIGINT');
     }
     return 0;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const signal of HANDLED_SIGNALS) process.off(signal, onSignal);
     await session.close();
   }
+}
+
+const HANDLED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** The shell convention, 128 + signal number: 130 for Ctrl-C. */
+function exitCodeFor(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? EXIT_INTERRUPTED : 128 + (osConstants.signals[signal] ?? 15);
 }

@@ -1,0 +1,99 @@
+// Helpers shared by the `rig exec` CLI tests: a live child whose stdout can be awaited line by
+// line (for signal tests), a /proc scan for leftover processes, and a port nothing listens on.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RIG_BIN } from '../../support/workspace.js';
+
+/** Pids of live processes whose command line contains `marker`. */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const state = /^\S+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'))?.[1];
+      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+/** Polls `check` every 20 ms until it returns true or `timeoutMs` passes. */
+export async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A loopback port that refuses connections (a server was bound there and closed). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface LiveRig {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once stdout contains `text`. */
+  waitForStdout(text: string, timeoutMs?: number): Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the built CLI and keeps it running so a test can signal it mid-turn. */
+export function startRig(args: string[], options: { cwd: string; home: string }): LiveRig {
+  const child = spawn(process.execPath, [RIG_BIN, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: options.home, RIG_HOME: options.home, MOCK_API_KEY: 'sk-mock-secret-0123456789' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const listener of [...listeners]) listener();
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    waitForStdout(text, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!stdout.includes(text)) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`rig did not print ${JSON.stringify(text)} within ${timeoutMs} ms; stdout:\n${stdout}\nstderr:\n${stderr}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exited.then(() => {
+          if (!stdout.includes(text)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`rig exited before printing ${JSON.stringify(text)}; stdout:\n${stdout}\nstderr:\n${stderr}`));
+          }
+        });
+        check();
+      });
+    },
+  };
+}
