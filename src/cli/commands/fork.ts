@@ -1,0 +1,19 @@
+// rig fork [ID] [--last [--all]] [--print-only] [engine flags]
+import type { Command } from 'commander';
+import { addCommonOptions } from '../program.js';
+import type { ReplFlags } from './resume.js';
+
+export function registerFork(program: Command): void {
+  addCommonOptions(
+    program
+      .command('fork')
+      .description('start a new thread from a copy of another thread\'s history, then continue it interactively')
+      .argument('[id]', 'thread id or unique prefix (see `rig sessions list`); absent: pick one')
+      .option('--last', 'fork the most recent thread in this directory')
+      .option('--all', 'with --last or the picker, consider threads from every directory')
+      .option('--print-only', 'print the history that would be copied and exit (creates no thread)'),
+  ).action(async (id: string | undefined, flags: ReplFlags) => {
+    const { runReplCommand } = await import('../../frontends/repl/run.js');
+    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: true, flags, printOnly: Boolean(flags.printOnly) });
+  });
+}

@@ -1,0 +1,23 @@
+// rig resume [ID] [--last [--all]] [--print-only] [engine flags]
+import type { Command } from 'commander';
+import { addCommonOptions } from '../program.js';
+import type { SessionFlags } from '../../core/settings.js';
+
+export interface ReplFlags extends SessionFlags {
+  printOnly?: boolean;
+}
+
+export function registerResume(program: Command): void {
+  addCommonOptions(
+    program
+      .command('resume')
+      .description('reopen a thread: print its history, then continue it interactively (flags given here override its recorded settings)')
+      .argument('[id]', 'thread id or unique prefix (see `rig sessions list`); absent: pick one')
+      .option('--last', 'the most recent thread in this directory')
+      .option('--all', 'with --last or the picker, consider threads from every directory')
+      .option('--print-only', 'print the history and exit (writes nothing)'),
+  ).action(async (id: string | undefined, flags: ReplFlags) => {
+    const { runReplCommand } = await import('../../frontends/repl/run.js');
+    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: false, flags, printOnly: Boolean(flags.printOnly) });
+  });
+}

@@ -1,0 +1,46 @@
+// Asks the user about an approval request on the terminal and turns the answer into a decision.
+import type { ApprovalDecision, ApprovalRequest } from '../../protocol/index.js';
+
+export const APPROVAL_QUESTION = 'approve? [y]es / [a]lways for this session / [n]o / [s]top ';
+
+export function describeApproval(request: ApprovalRequest): string {
+  const what = request.kind === 'exec'
+    ? `run \`${request.command.join(' ')}\` in ${request.cwd}`
+    : `change ${request.paths.join(', ')}`;
+  return `the agent wants to ${what}${request.reason ? ` (${request.reason})` : ''}`;
+}
+
+/** undefined when the answer is not understood (ask again). */
+export function parseApprovalAnswer(answer: string): ApprovalDecision | undefined {
+  switch (answer.trim().toLowerCase()) {
+    case 'y':
+    case 'yes':
+      return 'approve';
+    case 'a':
+    case 'always':
+      return 'approve_for_session';
+    case 'n':
+    case 'no':
+      return 'deny';
+    case 's':
+    case 'stop':
+      return 'abort';
+    default:
+      return undefined;
+  }
+}
+
+/** Asks until the answer is understood; end of input stops the turn. */
+export async function askApproval(
+  request: ApprovalRequest,
+  io: { write: (text: string) => void; readLine: (prompt: string) => Promise<string | undefined> },
+): Promise<ApprovalDecision> {
+  io.write(`${describeApproval(request)}\n`);
+  for (;;) {
+    const answer = await io.readLine(APPROVAL_QUESTION);
+    if (answer === undefined) return 'abort';
+    const decision = parseApprovalAnswer(answer);
+    if (decision) return decision;
+    io.write('please answer y, a, n or s\n');
+  }
+}

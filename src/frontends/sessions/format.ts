@@ -1,0 +1,97 @@
+// How `rig sessions list` shows threads: a table for people, an array of objects for scripts.
+import os from 'node:os';
+import type { ThreadRow } from '../../store/index.js';
+
+export interface ThreadJson {
+  id: string;
+  title: string;
+  cwd: string;
+  created_at: string;
+  updated_at: string;
+  model: string | null;
+  model_provider: string | null;
+  harness: string | null;
+  archived: boolean;
+  archived_at: string | null;
+  usage: ThreadRow['usage'];
+  git_branch: string | null;
+  git_sha: string | null;
+  forked_from_id: string | null;
+  rollout_path: string;
+}
+
+export function threadJson(row: ThreadRow): ThreadJson {
+  return {
+    id: row.id,
+    title: row.title,
+    cwd: row.cwd,
+    created_at: new Date(row.createdAt).toISOString(),
+    updated_at: new Date(row.updatedAt).toISOString(),
+    model: row.model,
+    model_provider: row.modelProvider,
+    harness: row.harness,
+    archived: row.archived,
+    archived_at: row.archivedAt === null ? null : new Date(row.archivedAt).toISOString(),
+    usage: row.usage,
+    git_branch: row.gitBranch,
+    git_sha: row.gitSha,
+    forked_from_id: row.forkedFromId,
+    rollout_path: row.rolloutPath,
+  };
+}
+
+/** "3m ago", "5h ago", "2d ago", then the date. */
+export function relativeTime(then: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - then) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes}m ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours}h ago`;
+  const days = Math.round(hours / 24);
+  if (days < 14) return `${days}d ago`;
+  return new Date(then).toISOString().slice(0, 10);
+}
+
+export function compactTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+function homeRelative(dir: string, home: string): string {
+  if (home && (dir === home || dir.startsWith(home + '/'))) return `~${dir.slice(home.length)}`;
+  return dir;
+}
+
+function clip(text: string, max: number): string {
+  if (max <= 1) return text.slice(0, Math.max(0, max));
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export interface TableOptions {
+  now: number;
+  /** Terminal width; the title column is clipped to fit. Undefined: no clipping beyond 80 chars. */
+  width?: number;
+  userHome?: string;
+}
+
+/** One header line and one line per thread; the title goes last so it can take what is left. */
+export function formatThreadTable(rows: readonly ThreadRow[], options: TableOptions): string {
+  const userHome = options.userHome ?? os.homedir();
+  const cells = rows.map((row) => [
+    row.id,
+    relativeTime(row.updatedAt, options.now) + (row.archived ? ' (archived)' : ''),
+    `${row.model ?? '?'}/${row.harness ?? '?'}`,
+    compactTokens(row.usage.input_tokens + row.usage.output_tokens),
+    homeRelative(row.cwd, userHome) || '?',
+  ]);
+  const header = ['ID', 'UPDATED', 'MODEL/HARNESS', 'TOKENS', 'CWD'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const pad = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ');
+  const used = widths.reduce((a, b) => a + b + 2, 0);
+  const titleWidth = options.width !== undefined ? Math.max(10, options.width - used) : 80;
+  const lines = [`${pad(header)}  TITLE`];
+  rows.forEach((row, i) => lines.push(`${pad(cells[i]!)}  ${clip(row.title || '(untitled)', titleWidth)}`));
+  return lines.join('\n') + '\n';
+}

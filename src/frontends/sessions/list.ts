@@ -1,0 +1,65 @@
+// `rig sessions list` and `rig sessions reindex`.
+//
+// Which threads are listed: by default the unarchived threads started in the current directory;
+// `--cwd DIR` names another directory; `--all` lists every directory. Archived threads are never
+// mixed in: `--archived` lists only them (with `--all` or `--cwd` as above).
+import path from 'node:path';
+import { resolveRigHome } from '../../config/load.js';
+import { openIndex, stateDbPath, type ListThreadsOptions } from '../../store/index.js';
+import { formatThreadTable, threadJson } from './format.js';
+import { defaultSessionsIo, type SessionsIo } from './io.js';
+
+export interface ListCommandInput {
+  all?: boolean;
+  cwd?: string;
+  archived?: boolean;
+  json?: boolean;
+  limit?: number;
+}
+
+export async function runSessionsList(input: ListCommandInput, io: SessionsIo = defaultSessionsIo()): Promise<number> {
+  const home = resolveRigHome(io.env);
+  const index = await openIndex(home);
+  try {
+    const options: ListThreadsOptions = {
+      ...(input.archived ? { archivedOnly: true } : {}),
+      ...(input.all ? {} : { cwd: path.resolve(io.cwd, input.cwd ?? '.') }),
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    };
+    const rows = index.listThreads(options);
+    for (const notice of index.notices) io.stderr(`warning: ${notice}\n`);
+    if (input.json) {
+      io.stdout(`${JSON.stringify(rows.map(threadJson), null, 2)}\n`);
+      return 0;
+    }
+    if (rows.length === 0) {
+      const where = input.all ? '' : ` in ${options.cwd}`;
+      const hint = input.all ? '' : ' (use --all to list every directory)';
+      io.stdout(`no ${input.archived ? 'archived ' : ''}threads${where}${hint}\n`);
+      return 0;
+    }
+    io.stdout(formatThreadTable(rows, { now: Date.now(), ...(io.columns ? { width: io.columns } : {}) }));
+    return 0;
+  } finally {
+    index.close();
+  }
+}
+
+export async function runSessionsReindex(io: SessionsIo = defaultSessionsIo()): Promise<number> {
+  const home = resolveRigHome(io.env);
+  const index = await openIndex(home);
+  try {
+    const result = index.reindex();
+    // reindex() empties the table first, so every thread found counts as added.
+    const total = result.added;
+    for (const warning of index.notices) io.stderr(`warning: ${warning}\n`);
+    io.stdout(
+      `reindexed ${stateDbPath(home)}: ${total} thread${total === 1 ? '' : 's'}` +
+        (result.warnings.length > 0 ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : '') +
+        '\n',
+    );
+    return 0;
+  } finally {
+    index.close();
+  }
+}
