@@ -37,8 +37,15 @@ export const profileToolSchema = z.strictObject({
 export const startupContextSchema = z.strictObject({
   /** User-message text; `{{date}}`-style slots are filled at request time (request-shape.ts). */
   text: z.string().min(1),
-  /** Canned assistant reply placed after it, or omitted for no reply. */
+  /** Canned assistant reply placed after it, or omitted for no reply (separate placement only). */
   reply: z.string().min(1).optional(),
+  /**
+   * separate: its own user message at the start of the input. first-user-message: an extra text
+   * part at the front of the first user message (Qwen Code puts its context there).
+   */
+  placement: z.enum(['separate', 'first-user-message']).default('separate'),
+  /** Wraps the text; `{text}` is replaced (e.g. `<system-reminder>\n{text}\n</system-reminder>`). */
+  wrap: z.string().default('{text}'),
 });
 
 export const toolResultRenderingSchema = z.strictObject({

@@ -128,14 +128,22 @@ export function shapeRequest(
   const prompt = renderTemplate(profile.prompt, env, request.model).trimEnd();
   const instructions = request.instructions ? `${prompt}\n\n${request.instructions}` : prompt;
   const input: ConversationItem[] = [];
-  if (shape.startup_context) {
-    const text = renderTemplate(shape.startup_context.text, env, request.model);
-    input.push({ type: 'message', role: 'user', content: [textPart('user', text)] });
-    if (shape.startup_context.reply !== undefined) {
-      input.push({ type: 'message', role: 'assistant', content: [textPart('assistant', shape.startup_context.reply)] });
+  for (const item of request.input) input.push(...reshapeItem(profile, item));
+  const startup = shape.startup_context;
+  if (startup) {
+    const text = startup.wrap.replace('{text}', renderTemplate(startup.text, env, request.model));
+    const firstUser = input.findIndex((item) => item.type === 'message' && item.role === 'user');
+    const target = input[firstUser];
+    if (startup.placement === 'first-user-message' && target?.type === 'message') {
+      input[firstUser] = { ...target, content: [textPart('user', text), ...target.content] };
+    } else {
+      const lead: ConversationItem[] = [{ type: 'message', role: 'user', content: [textPart('user', text)] }];
+      if (startup.reply !== undefined) {
+        lead.push({ type: 'message', role: 'assistant', content: [textPart('assistant', startup.reply)] });
+      }
+      input.unshift(...lead);
     }
   }
-  for (const item of request.input) input.push(...reshapeItem(profile, item));
   const shaped: ModelRequest = { ...request, instructions, input };
   if (shape.max_tokens !== undefined) shaped.maxOutputTokens = shape.max_tokens;
   if (shape.temperature !== undefined) shaped.temperature = shape.temperature;

@@ -117,3 +117,31 @@ describe('per-wire body fields', () => {
     expect(onMessages.extraBody).toEqual({ a: 1 });
   });
 });
+
+describe('startup context placement', () => {
+  it('first-user-message puts the wrapped context in front of the first user message', () => {
+    const shape = requestShapeSchema.parse({
+      startup_context: { text: 'cwd {{cwd}}', placement: 'first-user-message', wrap: '<system-reminder>\n{text}\n</system-reminder>' },
+    });
+    const request = baseRequest();
+    request.input.unshift({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'dev first' }] });
+    const shaped = shapeRequest({ prompt: 'p', request: shape }, request, env);
+    expect(shaped.input[0]).toMatchObject({ role: 'developer' });
+    expect(shaped.input[1]).toEqual({
+      type: 'message',
+      role: 'user',
+      content: [
+        { type: 'input_text', text: '<system-reminder>\ncwd /work/app\n</system-reminder>' },
+        { type: 'input_text', text: 'fix it' },
+      ],
+    });
+    expect(shaped.input).toHaveLength(request.input.length);
+  });
+
+  it('the qwen-code profile uses it, as captured', async () => {
+    const { readProfileFile, builtinProfileDir } = await import('../../src/harness/loader.js');
+    const qwen = readProfileFile(`${builtinProfileDir()}/qwen-code.json`, 'builtin');
+    expect(qwen.request.startup_context).toMatchObject({ placement: 'first-user-message' });
+    expect(qwen.request.startup_context?.reply).toBeUndefined();
+  });
+});
