@@ -38,15 +38,20 @@ describe('PTY processes', () => {
   });
 
   it('deliver Ctrl-C to the foreground command', async () => {
-    const proc = await startProcess({ argv: ['sh', '-c', 'echo ready; sleep 100'], cwd, tty: true });
-    await new Promise<void>((resolve) => {
+    // The shell waits for a line first, so the listener is in place before "ready" can be printed.
+    const proc = await startProcess({ argv: ['sh', '-c', 'read go; echo ready; sleep 100'], cwd, tty: true });
+    let seen = '';
+    const ready = new Promise<void>((resolve) => {
       const off = proc.onOutput((chunk) => {
-        if (chunk.toString().includes('ready')) {
+        seen += chunk.toString();
+        if (seen.includes('ready')) {
           off();
           resolve();
         }
       });
     });
+    await proc.write('go\n');
+    await ready;
     await proc.write('\u0003');
     const status = await proc.done;
     expect(status.signal).toBe('SIGINT');
