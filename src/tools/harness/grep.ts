@@ -49,14 +49,15 @@ export async function searchFiles(query: GrepQuery, signal?: AbortSignal): Promi
     paths = [query.root];
   } else {
     const patterns = query.globs.length > 0 ? query.globs.map(anyDepth) : ['**/*'];
-    paths = byName(await listPaths({ root: query.root, patterns, includeIgnored: query.includeIgnored, ...(signal ? { signal } : {}) }));
+    paths = byName(
+      await listPaths({ root: query.root, patterns, includeIgnored: query.includeIgnored, exclude: query.excludes.map(anyDepth), ...(signal ? { signal } : {}) }),
+    );
   }
   const extensions = query.type ? FILE_TYPES[query.type.toLowerCase()] ?? [query.type] : undefined;
   const files: FileHits[] = [];
   let searched = 0;
   for (const path of paths) {
     if (extensions && !extensions.some((ext) => path.endsWith(`.${ext}`))) continue;
-    if (query.excludes.some((pattern) => path.includes(pattern.replace(/\*/g, '')))) continue;
     let bytes: Buffer;
     try {
       if (statSync(path).size > MAX_FILE_BYTES) continue;

@@ -12,6 +12,8 @@ export interface ListOptions {
   includeDirs?: boolean;
   /** Also list what SKIPPED_DIRS would hide. */
   includeIgnored?: boolean;
+  /** More glob patterns to leave out. */
+  exclude?: string[];
   signal?: AbortSignal;
 }
 
@@ -24,7 +26,7 @@ export async function listPaths(options: ListOptions): Promise<string[]> {
     onlyFiles: !options.includeDirs,
     expandDirectories: false,
     followSymbolicLinks: false,
-    ignore: options.includeIgnored ? [] : SKIPPED_DIRS,
+    ignore: [...(options.includeIgnored ? [] : SKIPPED_DIRS), ...(options.exclude ?? [])],
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return paths.map((path) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path));

@@ -154,3 +154,14 @@ describe('absolute glob patterns', () => {
     expect((await call(bound('opencode').byName.get('glob'), { pattern: `${ctx.root}/README.md` }, ctx)).text).toBe(`${ctx.root}/README.md`);
   });
 });
+
+describe('deepseek grep_files include/exclude', () => {
+  it('filters files with globs', async () => {
+    const ctx = project();
+    const grep = bound('deepseek-tui').byName.get('grep_files');
+    const files = async (args: Record<string, unknown>): Promise<string[]> =>
+      (JSON.parse((await call(grep, { pattern: 'o', ...args }, ctx)).text) as { matches: { file: string }[] }).matches.map((m) => m.file);
+    expect([...new Set(await files({ include: ['*.ts'] }))]).toEqual(['src/a.ts', 'src/deep/c.ts']);
+    expect([...new Set(await files({ include: ['*.ts'], exclude: ['**/deep/**'] }))]).toEqual(['src/a.ts']);
+  });
+});
