@@ -34,7 +34,8 @@ export interface MockProvider {
   readonly url: string;
   /** Every request received, in order. */
   readonly requests: MockRequest[];
-  enqueue(...turns: MockTurn[]): void;
+  /** A turn may be a function of the request it answers (e.g. to echo a session id back). */
+  enqueue(...turns: (MockTurn | MockTurnFn)[]): void;
   /** Turns not consumed yet. */
   remaining(): number;
   /** Resolves with request #n (1-based) once it has arrived; rejects after timeoutMs. */
@@ -61,8 +62,10 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(text);
 }
 
+export type MockTurnFn = (request: MockRequest) => MockTurn;
+
 export async function startMockProvider(): Promise<MockProvider> {
-  const queue: MockTurn[] = [];
+  const queue: (MockTurn | MockTurnFn)[] = [];
   const requests: MockRequest[] = [];
   const waiters: { n: number; resolve: (r: MockRequest) => void }[] = [];
 
@@ -105,7 +108,8 @@ export async function startMockProvider(): Promise<MockProvider> {
         sendJson(res, 404, { error: { message: `mock provider: no route for ${req.method} ${url.pathname}` } });
         return;
       }
-      const turn = queue.shift();
+      const next = queue.shift();
+      const turn = typeof next === 'function' ? next(requests[n - 1]!) : next;
       if (!turn) {
         sendJson(res, 400, errorBody(wire, 400, `mock provider has no scripted turn left (request #${n})`));
         return;
