@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { MockWire } from '../../support/mock-provider/index.js';
 import { RIG_BIN } from '../../support/workspace.js';
 
 /** Pids of live processes whose command line contains `marker`. */
@@ -96,4 +97,19 @@ export function startRig(args: string[], options: { cwd: string; home: string })
       });
     },
   };
+}
+
+/** The first tool result a request body carries, read from the wire's own shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies are free-form JSON
+export function toolResult(wire: MockWire, body: any): { callId: string; text: string } {
+  if (wire === 'responses') {
+    const output = body.input.find((item: any) => item.type === 'function_call_output');
+    return { callId: output.call_id, text: output.output };
+  }
+  if (wire === 'chat') {
+    const message = body.messages.find((m: any) => m.role === 'tool');
+    return { callId: message.tool_call_id, text: typeof message.content === 'string' ? message.content : message.content.map((p: any) => p.text).join('') };
+  }
+  const block = body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === 'tool_result');
+  return { callId: block.tool_use_id, text: typeof block.content === 'string' ? block.content : block.content.map((p: any) => p.text).join('') };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider, type MockWire } from '../../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { toolResult } from './helpers.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -25,20 +26,6 @@ function home(wire: MockWire): string {
   const dir = tempRigHome({ url: mock.url, wire });
   homes.push(dir);
   return dir;
-}
-
-/** The tool result the second request carries, in the wire's own shape. */
-function toolResult(wire: MockWire, body: any): { callId: string; text: string } {
-  if (wire === 'responses') {
-    const output = body.input.find((item: any) => item.type === 'function_call_output');
-    return { callId: output.call_id, text: output.output };
-  }
-  if (wire === 'chat') {
-    const message = body.messages.find((m: any) => m.role === 'tool');
-    return { callId: message.tool_call_id, text: typeof message.content === 'string' ? message.content : message.content.map((p: any) => p.text).join('') };
-  }
-  const block = body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === 'tool_result');
-  return { callId: block.tool_use_id, text: typeof block.content === 'string' ? block.content : block.content.map((p: any) => p.text).join('') };
 }
 
 describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json on the %s wire', (wire) => {
