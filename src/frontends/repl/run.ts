@@ -112,7 +112,12 @@ async function readEvalLoop(session: Session, io: ReplIo, color: boolean): Promi
     if (event.type !== 'approval.requested') return render(event);
     const request = event.request;
     approvals = approvals.then(async () => {
-      const decision = await askApproval(request, { write: out, readLine: (prompt) => reader.next(prompt) });
+      // On a pipe there is no prompt line, so the question is printed for the log to show.
+      const readLine = (prompt: string) => {
+        if (!terminal) out(`${prompt.trimEnd()}\n`);
+        return reader.next(terminal ? prompt : '');
+      };
+      const decision = await askApproval(request, { write: out, readLine });
       try {
         thread.answerApproval(request.id, decision);
       } catch {

@@ -1,0 +1,75 @@
+// The compact history printout for any harness's tool shapes.
+import { expect, test } from 'vitest';
+import type { ConversationItem } from '../../../src/protocol/index.js';
+import { assistantText, userText } from '../../../src/protocol/index.js';
+import { formatHistoryLine, historyLines } from '../../../src/frontends/repl/history.js';
+
+const call = (call_id: string, name: string, args: unknown): ConversationItem => ({ type: 'function_call', call_id, name, arguments: JSON.stringify(args) });
+const output = (call_id: string, text: string, is_error?: boolean): ConversationItem => ({ type: 'function_call_output', call_id, output: text, ...(is_error ? { is_error } : {}) });
+
+function render(history: ConversationItem[]): string[] {
+  return historyLines(history).map((line) => formatHistoryLine(line, { color: false }));
+}
+
+test('skips context fragments and developer messages; marks interruptions', () => {
+  expect(
+    render([
+      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'be careful' }] },
+      userText('<environment_context>\n  <cwd>/x</cwd>\n</environment_context>'),
+      userText('# AGENTS.md instructions for /x\n\nrules'),
+      userText('fix the bug\nin parser.ts'),
+      userText('<turn_aborted>The user interrupted</turn_aborted>'),
+      assistantText('ok'),
+    ]),
+  ).toEqual(['› fix the bug\n  in parser.ts', '(turn interrupted)', '• ok']);
+});
+
+test('commands from several harnesses show their command line and exit code', () => {
+  expect(
+    render([
+      call('1', 'exec_command', { cmd: 'ls -la' }),
+      call('2', 'shell', { command: ['bash', '-lc', 'npm test'] }),
+      call('3', 'Bash', { command: 'make' }),
+      call('4', 'exec_command', { cmd: 'sleep 100' }),
+      call('5', 'shell', { command: ['git', 'status'] }),
+      output('1', 'Chunk ID: a\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\n'),
+      output('2', 'Exit code: 1\nWall time: 2 seconds\nOutput:\nfail'),
+      output('3', 'Error: make: *** No targets', true),
+      output('4', 'Process running with session ID 7\nOutput:\n'),
+    ]),
+  ).toEqual([
+    '$ ls -la  → exit 0',
+    '$ npm test  → exit 1',
+    '$ make  → failed: Error: make: *** No targets',
+    '$ sleep 100  → still running',
+    '$ git status  (no result: the turn was cut off)',
+  ]);
+});
+
+test('file changes: apply_patch (freeform or JSON) and edit tools', () => {
+  const patch = '*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: b.txt\n@@\n-y\n+z\n*** Delete File: c.txt\n*** End Patch';
+  expect(
+    render([
+      { type: 'custom_tool_call', call_id: 'p', name: 'apply_patch', input: patch },
+      { type: 'custom_tool_call_output', call_id: 'p', output: 'Success' },
+      call('e', 'Edit', { file_path: '/r/src/x.ts', old_string: 'a', new_string: 'b' }),
+      output('e', 'ok'),
+      call('v', 'view_image', { path: 'shot.png' }),
+      output('v', 'ok'),
+      call('w', 'web_fetch', { url: 'http://example.com' }),
+      output('w', 'nope', true),
+    ]),
+  ).toEqual([
+    'A a.txt, M b.txt, D c.txt',
+    'M /r/src/x.ts (Edit)',
+    'view_image shot.png',
+    'web_fetch {"url":"http://example.com"}  → failed: nope',
+  ]);
+});
+
+test('long messages are cut to a preview', () => {
+  const long = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+  const [line] = render([assistantText(long)]);
+  expect(line!.split('\n')).toHaveLength(13);
+  expect(line).toContain('… (18 more lines)');
+});
