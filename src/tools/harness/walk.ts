@@ -1,6 +1,7 @@
 // Listing files for Glob and Grep with a real glob engine (tinyglobby), skipping VCS and
 // dependency folders the way the originals' ripgrep-based searches do by default.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { glob } from 'tinyglobby';
 
 export const SKIPPED_DIRS = ['**/.git/**', '**/node_modules/**', '**/.hg/**', '**/.svn/**'];
@@ -26,10 +27,33 @@ export async function listPaths(options: ListOptions): Promise<string[]> {
     onlyFiles: !options.includeDirs,
     expandDirectories: false,
     followSymbolicLinks: false,
-    ignore: [...(options.includeIgnored ? [] : SKIPPED_DIRS), ...(options.exclude ?? [])],
+    ignore: [...(options.includeIgnored ? [] : [...SKIPPED_DIRS, ...gitignorePatterns(options.root)]), ...(options.exclude ?? [])],
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return paths.map((path) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path));
+}
+
+/**
+ * The root's .gitignore as ignore globs, so searches skip what ripgrep-based originals skip.
+ * Covers plain and anchored patterns and directory suffixes; negations (`!`) are not supported.
+ */
+export function gitignorePatterns(root: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, '.gitignore'), 'utf8');
+  } catch {
+    return [];
+  }
+  const patterns: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
+    const body = line.replace(/\/+$/, '');
+    const anchored = body.startsWith('/') || body.slice(0, -1).includes('/');
+    const base = anchored ? body.replace(/^\//, '') : `**/${body}`;
+    patterns.push(base, `${base}/**`);
+  }
+  return patterns;
 }
 
 /** A ripgrep-style `--glob`: a pattern without `/` matches the file name at any depth. */

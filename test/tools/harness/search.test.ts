@@ -165,3 +165,18 @@ describe('deepseek grep_files include/exclude', () => {
     expect([...new Set(await files({ include: ['*.ts'], exclude: ['**/deep/**'] }))]).toEqual(['src/a.ts']);
   });
 });
+
+describe('.gitignore', () => {
+  it('searches skip ignored paths unless include_ignored', async () => {
+    const ctx = project();
+    ctx.write('.gitignore', '# build output\ndist/\n/local.txt\n*.log\n');
+    ctx.write('dist/out.js', 'foo\n');
+    ctx.write('local.txt', 'foo\n');
+    ctx.write('src/debug.log', 'foo\n');
+    ctx.write('src/local.txt', 'foo\n');
+    const grep = bound('kimi-code').byName.get('Grep');
+    expect((await call(grep, { pattern: 'foo' }, ctx)).text).toBe('Found 2 files\nsrc/b.js\nsrc/local.txt');
+    expect((await call(grep, { pattern: 'foo', include_ignored: true }, ctx)).text).toContain('dist/out.js');
+    expect((await call(bound('opencode').byName.get('glob'), { pattern: '**/*.log' }, ctx)).text).toBe('No files found');
+  });
+});
