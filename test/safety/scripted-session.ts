@@ -78,6 +78,8 @@ export interface OpenOptions {
   cwd: string;
   flags?: SessionFlags;
   env?: NodeJS.ProcessEnv;
+  /** 'exec' (default) forces approval policy never unless a flag says otherwise; 'interactive' keeps config's. */
+  mode?: 'exec' | 'interactive';
 }
 
 export async function openScriptedSession(options: OpenOptions): Promise<ScriptedSession> {
@@ -93,7 +95,7 @@ export async function openScriptedSession(options: OpenOptions): Promise<Scripte
       ...options.env,
     },
     processCwd: options.cwd,
-    mode: 'exec',
+    mode: options.mode ?? 'exec',
     client,
   });
   const events: ThreadEvent[] = [];

@@ -98,7 +98,9 @@ export class ExecOrchestrator {
           }),
         );
         if (!answer.approved) return this.decline(item, USER_DECLINED_EXEC);
-        if (answer.forSession) options.approvalCache.approveCommandPrefix(action.proposedAmendment ?? argv);
+        // "For the session" means this command: the policy's proposed amendment is a sub-command of a
+        // script (e.g. [touch, x] inside bash -lc) and would never match the argv checked next time.
+        if (answer.forSession) options.approvalCache.approveCommandPrefix(argv);
         approvedByUser = true;
         attempt = { sandboxed: action.thenRun === 'sandboxed' };
         break;
