@@ -180,3 +180,27 @@ describe('.gitignore', () => {
     expect((await call(bound('opencode').byName.get('glob'), { pattern: '**/*.log' }, ctx)).text).toBe('No files found');
   });
 });
+
+describe('Claude-style Grep in a user profile', () => {
+  it('shows absolute paths, newest first, with the Claude defaults', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readProfileFile } = await import('../../../src/harness/loader.js');
+    const { bindHarness } = await import('../../../src/tools/harness/registry.js');
+    const dir = mkdtempSync(join(tmpdir(), 'rig-user-profile-'));
+    writeFileSync(join(dir, 'p.md'), 'prompt');
+    writeFileSync(
+      join(dir, 'mine.json'),
+      JSON.stringify({ format: 1, id: 'mine', description: 'd', wires: ['chat'], prompt_file: 'p.md', tools: [{ name: 'Grep', capability: 'fs.grep' }] }),
+    );
+    const grep = bindHarness(readProfileFile(join(dir, 'mine.json'), 'user')).byName.get('Grep');
+    const ctx = project();
+    expect((await call(grep, { pattern: 'foo', '-i': true }, ctx)).text).toBe(
+      `Found 3 files\n${ctx.root}/src/b.js\n${ctx.root}/src/a.ts\n${ctx.root}/README.md`,
+    );
+    expect((await call(grep, { pattern: 'Foo', output_mode: 'content' }, ctx)).text).toBe(
+      `${ctx.root}/src/a.ts:2:const Foo = 1;\n${ctx.root}/src/a.ts:4:export { Foo };`,
+    );
+  });
+});
