@@ -118,7 +118,12 @@ export class ExecOrchestrator {
         rerun = answer.approved;
         if (answer.approved && answer.forSession) options.approvalCache.approveCommandPrefix(argv);
       }
-      if (rerun) outcome = await this.run(request, argv, { sandboxed: false }, item);
+      if (rerun) {
+        // The sandboxed attempt already completed its item; the rerun is a second command run.
+        const rerunItem: CommandExecutionItem = { ...item, id: services.newItemId() };
+        services.emit({ type: 'item.started', item: { ...rerunItem } });
+        outcome = await this.run(request, argv, { sandboxed: false }, rerunItem);
+      }
     }
     return outcome;
   }
