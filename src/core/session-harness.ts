@@ -74,6 +74,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
   const environment: ShapeEnvironment = {
     now: now(),
     cwd,
+    wire,
     os: platform(),
     ...(inputs.shellName ? { shell: inputs.shellName } : {}),
     tree: folderListing(cwd),

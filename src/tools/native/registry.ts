@@ -17,10 +17,16 @@ export interface NativeCapabilityOptions {
   backgroundMaxMs?: number;
 }
 
+/** The native tool under the profile's name; the profile may replace its description and schema. */
 function named(build: () => ToolSpec): ToolFactory<ToolSpec> {
   return (tool: ResolvedTool) => {
     const spec = build();
-    return { ...spec, name: tool.name, ...(tool.description ? { description: tool.description } : {}) };
+    return {
+      ...spec,
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      ...(spec.kind === 'function' && tool.parameters ? { parameters: tool.parameters } : {}),
+    };
   };
 }
 
