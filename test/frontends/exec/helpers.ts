@@ -7,20 +7,42 @@ import type { AddressInfo } from 'node:net';
 import type { MockWire } from '../../support/mock-provider/index.js';
 import { RIG_BIN } from '../../support/workspace.js';
 
-/** Pids of live processes whose command line contains `marker`. */
-export function processesWith(marker: string): number[] {
-  const found: number[] = [];
+interface ProcessInfo {
+  pid: number;
+  pgid: number;
+  cmdline: string;
+}
+
+/** Live (non-zombie) processes, read from /proc. */
+function liveProcesses(): ProcessInfo[] {
+  const found: ProcessInfo[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const state = /^\S+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'))?.[1];
-      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(entry));
+      // Fields after the parenthesised command name: state, ppid, pgrp, ...
+      const stat = /\) (\S) \S+ (\d+)/.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      if (!stat || stat[1] === 'Z') continue;
+      found.push({ pid: Number(entry), pgid: Number(stat[2]), cmdline: readFileSync(`/proc/${entry}/cmdline`, 'utf8') });
     } catch {
       // the process ended while we looked
     }
   }
   return found;
+}
+
+/** Pids of live processes whose command line contains `marker`. */
+export function processesWith(marker: string): number[] {
+  return liveProcesses().filter((p) => p.cmdline.includes(marker)).map((p) => p.pid);
+}
+
+/** Process groups of the live processes whose command line contains `marker`. */
+export function processGroupsWith(marker: string): number[] {
+  return [...new Set(liveProcesses().filter((p) => p.cmdline.includes(marker)).map((p) => p.pgid))];
+}
+
+/** Pids of live processes in any of the given process groups. */
+export function membersOf(groups: number[]): number[] {
+  return liveProcesses().filter((p) => groups.includes(p.pgid)).map((p) => p.pid);
 }
 
 /** Polls `check` every 20 ms until it returns true or `timeoutMs` passes. */

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { jsonLines, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { processesWith, startRig, waitUntil } from './helpers.js';
+import { membersOf, processGroupsWith, processesWith, startRig, waitUntil } from './helpers.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -35,12 +35,15 @@ describe.each([
     const rig = startRig(['exec', '--json', '--harness', 'native', ...sandbox, 'wait'], { cwd: repo, home });
     await rig.waitForStdout('"item.started"');
     await waitUntil(() => processesWith(marker).length >= 2, 10_000, 'the command to start');
+    const groups = processGroupsWith(marker);
+    expect(membersOf(groups).length).toBeGreaterThanOrEqual(3);
 
     rig.child.kill(signal);
     const exit = await rig.exited;
 
     expect(exit).toEqual({ code, signal: null });
-    await waitUntil(() => processesWith(marker).length === 0, 5_000, 'the command to be killed');
+    // Every process of the command's group is gone, including the sleeps that do not carry the marker.
+    await waitUntil(() => membersOf(groups).length === 0, 5_000, 'the command to be killed');
     const events = jsonLines(rig.stdout());
     expect(events.map((e) => e.type)).not.toContain('turn.completed');
     expect(events.map((e) => e.type)).not.toContain('turn.failed');
