@@ -62,19 +62,5 @@ export const PATCH_MARKERS = {
   anchor: '@@ ',
 } as const;
 
-/**
- * One file change for the file-change engine. Same shape as `FileEdit` in tools/spec.ts (the
- * patch room may import only protocol/, so it declares the type itself; a test keeps the two
- * identical until the type moves to protocol/).
- */
-export interface FileEdit {
-  /** Absolute path. */
-  path: string;
-  kind: 'add' | 'delete' | 'update';
-  /** New full content for add/update. */
-  content?: string;
-  /** The content the edit was computed against (checked before writing; update and delete). */
-  expectedContent?: string;
-  /** For update with a rename. Absolute. */
-  moveTo?: string;
-}
+/** The change-set type every edit tool compiles to lives in protocol/; re-exported for patch users. */
+export type { FileEdit } from '../protocol/index.js';

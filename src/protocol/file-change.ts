@@ -6,7 +6,7 @@ export interface FileEdit {
   kind: 'add' | 'delete' | 'update';
   /** New full content for add/update. */
   content?: string;
-  /** For update: the content the edit was computed against (checked before writing). */
+  /** The content the edit was computed against (checked before writing; update and delete). */
   expectedContent?: string;
   /** For update with a rename. Absolute. */
   moveTo?: string;
