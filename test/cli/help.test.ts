@@ -1,0 +1,74 @@
+// Every flag, argument and command rig defines is described, and `--help` shows it: checked for
+// every command of the program in process, and through the built CLI for `rig`, `rig exec` and
+// `rig exec resume`.
+import type { Command, Option } from 'commander';
+import { afterAll, describe, expect, test } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
+import { removeDir, runRig, tempDir } from '../support/workspace.js';
+
+/** Every command with the words that reach it, e.g. [['exec', 'resume'], cmd]. */
+function allCommands(command: Command, path: string[] = []): [string[], Command][] {
+  return [[path, command], ...command.commands.flatMap((sub) => allCommands(sub, [...path, sub.name()]))];
+}
+
+const squash = (text: string) => text.replace(/\s+/g, ' ');
+
+function visibleOptions(command: Command): Option[] {
+  return command.options.filter((option) => !(option as Option & { hidden?: boolean }).hidden);
+}
+
+/** What a help page must say about an option: its flags and its description. */
+function expectOptionDescribed(help: string, option: Option, where: string): void {
+  expect(option.description.trim(), `${where} ${option.flags} has no description`).not.toBe('');
+  expect(squash(help), `${where} --help does not show ${option.flags}`).toContain(`${option.flags} `);
+  expect(squash(help), `${where} --help does not describe ${option.flags}`).toContain(squash(option.description));
+}
+
+const commands = allCommands(buildProgram());
+
+describe.each(commands.map(([path, command]) => ({ name: ['rig', ...path].join(' '), command })))('$name', ({ name, command }) => {
+  test('has a description, and every option and argument is described in its help', () => {
+    expect(command.description().trim(), `${name} has no description`).not.toBe('');
+    const help = command.helpInformation();
+    for (const option of visibleOptions(command)) expectOptionDescribed(help, option, name);
+    for (const argument of command.registeredArguments) {
+      expect(argument.description.trim(), `${name} <${argument.name()}> has no description`).not.toBe('');
+      expect(squash(help)).toContain(squash(argument.description));
+    }
+    for (const sub of command.commands) {
+      expect(squash(help), `${name} --help does not list ${sub.name()}`).toContain(` ${sub.name()}`);
+    }
+  });
+});
+
+describe('the built CLI', () => {
+  const home = tempDir('help-home');
+  afterAll(() => removeDir(home));
+  const byName = new Map(commands.map(([path, command]) => [path.join(' '), command]));
+
+  test.each([[[]], [['exec']], [['exec', 'resume']]])('rig %j --help describes every flag', async (path) => {
+    const run = await runRig([...path, '--help'], { cwd: home, home });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const command = byName.get(path.join(' '))!;
+    for (const option of visibleOptions(command)) expectOptionDescribed(run.stdout, option, `rig ${path.join(' ')}`);
+    expect(run.stdout).toContain('-h, --help');
+  });
+
+  test('rig exec --help lists every flag codex exec takes that rig supports', async () => {
+    const run = await runRig(['exec', '--help'], { cwd: home, home });
+    for (const flag of [
+      '--json', '--experimental-json', '--output-last-message', '--output-schema', '--model', '--sandbox', '--cd', '--add-dir',
+      '--image', '--profile', '--config', '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--skip-git-repo-check',
+      '--ephemeral', '--ignore-user-config', '--ignore-rules', '--strict-config', '--color',
+    ]) {
+      expect(run.stdout).toMatch(new RegExp(`(^|[ ,])${flag}[ ,\\n]`, 'm'));
+    }
+  });
+
+  test('an unknown flag is refused with a pointer to --help', async () => {
+    const run = await runRig(['exec', '--no-such-flag', 'hi'], { cwd: home, home });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toBe("error: unknown option '--no-such-flag'\n(run with --help for usage)\n");
+  });
+});
