@@ -1,0 +1,47 @@
+// The layering of DESIGN.md, enforced: each room imports only the rooms listed for it.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './support/workspace.js';
+
+const ALLOWED: Record<string, string[]> = {
+  protocol: [],
+  config: ['protocol'],
+  model: ['protocol', 'config'],
+  harness: ['protocol', 'config', 'model'],
+  patch: ['protocol'],
+  exec: ['protocol'],
+  policy: ['protocol', 'config'],
+  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy'],
+  context: ['protocol', 'config', 'model'],
+  store: ['protocol'],
+  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store'],
+  frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core'],
+  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('architecture', () => {
+  it('imports point only down the room order of DESIGN.md', () => {
+    const src = resolve(REPO_ROOT, 'src');
+    const violations: string[] = [];
+    for (const file of sourceFiles(src)) {
+      const room = relative(src, file).split(sep)[0]!;
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/from\s+'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) {
+        const target = resolve(dirname(file), (match[1] ?? match[2])!);
+        const targetRoom = relative(src, target).split(sep)[0]!;
+        if (targetRoom === room) continue;
+        if (!(ALLOWED[room] ?? []).includes(targetRoom)) violations.push(`${relative(src, file)} imports ${targetRoom}/`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});
