@@ -6,6 +6,7 @@ export interface TurnContextRecord {
   turn_id: string;
   cwd: string;
   model: string;
+  model_provider?: string;
   approval_policy?: string;
   sandbox_mode?: string;
   harness?: string;

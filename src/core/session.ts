@@ -121,11 +121,15 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     if (!flags.cd && resumed.meta?.cwd) cwd = resumed.meta.cwd;
   }
 
-  const providerId = replayFile || config.model_provider === 'replay' ? 'replay' : config.model_provider;
+  // A resumed thread keeps the provider and model it ran with unless the command line names others.
+  const recordedProvider = flags.provider || replayFile ? undefined : resumed?.turnContext?.model_provider ?? resumed?.meta?.model_provider;
+  const configuredProvider = recordedProvider ?? config.model_provider;
+  const providerId = replayFile || configuredProvider === 'replay' ? 'replay' : configuredProvider;
   const provider = providerId === 'replay'
     ? REPLAY_PROVIDER
     : resolveProvider(providerId, withBaseUrl(config), env);
-  const model = flags.model ?? config.model ?? resumed?.turnContext?.model ?? provider.default_model ?? (providerId === 'replay' ? 'replay' : undefined);
+  const recordedModel = recordedProvider !== undefined || (resumed && !flags.provider) ? resumed?.turnContext?.model ?? resumed?.meta?.model : undefined;
+  const model = flags.model ?? recordedModel ?? config.model ?? provider.default_model ?? (providerId === 'replay' ? 'replay' : undefined);
   if (!model) {
     throw new Error(`no model set for provider '${provider.id}': pass -m MODEL, or set model = "..." in ${home}/config.toml`);
   }
@@ -235,6 +239,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     },
     shapeRequest: harness.shape,
     turnContext: {
+      model_provider: provider.id,
       approval_policy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
       sandbox_mode: safety.sandbox.mode,
       harness: harness.profile.id,
