@@ -2,7 +2,7 @@
 // (Node 20 cannot run .ts itself) and runs it. Usage: node scripts/record-demo.mjs
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -20,8 +20,18 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  // The bundle lives elsewhere; keep import.meta.url-based paths pointing at the real script.
-  define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(repo, 'scripts', 'record-demo.ts')).href) },
+  // The bundle lives elsewhere: each module keeps its own source file as import.meta.url.
+  plugins: [
+    {
+      name: 'own-import-meta-url',
+      setup(builder) {
+        builder.onLoad({ filter: /\.ts$/ }, (args) => ({
+          contents: readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href)),
+          loader: 'ts',
+        }));
+      },
+    },
+  ],
   banner: { js: "import { createRequire as __rigCreateRequire } from 'node:module'; const require = __rigCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });

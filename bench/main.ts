@@ -1,0 +1,149 @@
+// `npm run bench`: startup, per-step overhead, memory, disk and patch figures of the built CLI,
+// each the median of several real runs, printed against the targets and saved for the next run.
+//
+//   npm run bench -- --runs 9 --only startup,steps
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox), --strict
+//   (exit 1 when a target is missed).
+//
+// bench/sessions.ts and bench/sandbox.ts (thread index and sandbox figures) are optional: run.mjs
+// bundles them next to this file when they exist, and they are loaded here by path.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
+import { benchPatch } from './patch.js';
+import { readPrevious, renderTable, saveResults, verdict, type Metric } from './report.js';
+import { benchStartup } from './startup.js';
+import { benchSteps } from './steps.js';
+import { createBenchEnv } from './workspace.js';
+import { toMetrics } from './normalize.js';
+
+const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Options {
+  runs: number;
+  only: Set<Section>;
+  strict: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { runs: 7, only: new Set(SECTIONS), strict: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--runs') {
+      options.runs = Number.parseInt(argv[++i] ?? '', 10);
+      if (!(options.runs >= 1)) throw new Error('--runs needs a positive number, e.g. --runs 9');
+    } else if (arg === '--only') {
+      const names = (argv[++i] ?? '').split(',').filter(Boolean);
+      const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+      if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes a comma-separated list of: ${SECTIONS.join(', ')}`);
+      options.only = new Set(names as Section[]);
+    } else if (arg === '--strict') {
+      options.strict = true;
+    } else {
+      throw new Error(`unknown bench argument ${arg} (flags: --runs N, --only ${SECTIONS.join(',')}, --strict)`);
+    }
+  }
+  return options;
+}
+
+/** Loads a bundled optional module (sessions.js, sandbox.js) next to this bundle, if it was built. */
+async function loadOptional(name: string): Promise<Record<string, unknown> | undefined> {
+  const outdir = process.env['RIG_BENCH_OUT'];
+  const file = outdir ? join(outdir, `${name}.js`) : undefined;
+  if (!file || !existsSync(file)) return undefined;
+  return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+}
+
+/** Labels and targets (from the issue) for the other helpers' figures, when they bring none. */
+const KNOWN: Record<string, { label: string; target?: number }> = {
+  'sessions.benchResume10k': { label: 'resume a 10k-item thread (start -> prompt)', target: 300 },
+  'sessions.benchList5000': { label: '`rig sessions list` over 5000 threads', target: 100 },
+  'sandbox.benchSandboxOverhead': { label: 'sandbox overhead per command' },
+};
+
+function withKnownTargets(metrics: Metric[]): Metric[] {
+  return metrics.map((metric) => {
+    const known = KNOWN[metric.key];
+    if (!known) return metric;
+    return { ...metric, label: metric.label === metric.key ? known.label : metric.label, ...(metric.target === undefined && known.target !== undefined ? { target: known.target } : {}) };
+  });
+}
+
+async function runOptional(module: string, exportsWanted: string[], log: (text: string) => void): Promise<Metric[]> {
+  const loaded = await loadOptional(module);
+  if (!loaded) {
+    log(`(bench/${module}.ts is not there yet: skipped)`);
+    return [];
+  }
+  const metrics: Metric[] = [];
+  for (const name of exportsWanted) {
+    const fn = loaded[name];
+    if (typeof fn !== 'function') {
+      log(`(bench/${module}.ts does not export ${name}(): skipped)`);
+      continue;
+    }
+    try {
+      metrics.push(...withKnownTargets(toMetrics(`${module}.${name}`, await (fn as () => unknown)())));
+    } catch (error) {
+      log(`bench/${module}.ts ${name}() failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return metrics;
+}
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  const repoRoot = process.env['RIG_BENCH_REPO'];
+  if (!repoRoot) throw new Error('run the bench with `npm run bench` (bench/run.mjs sets RIG_BENCH_REPO)');
+  if (!existsSync(join(repoRoot, 'dist', 'rig.js'))) throw new Error('dist/rig.js is missing: run `npm run build` first');
+  const log = (text: string) => process.stderr.write(`${text}\n`);
+  if (!HAVE_GNU_TIME) log('(no /usr/bin/time: peak RSS figures are not available)');
+
+  const env = createBenchEnv(repoRoot);
+  const metrics: Metric[] = [];
+  try {
+    if (options.only.has('startup')) {
+      log(`startup: rig --version, bare node, spawn -> first request (${options.runs} runs each)...`);
+      metrics.push(...(await benchStartup(env, options.runs)).metrics);
+    }
+    if (options.only.has('steps')) {
+      log(`steps: 1- and 20-step sessions against the mock (${options.runs} runs each, two tools)...`);
+      metrics.push(...(await benchSteps(env, options.runs)));
+    }
+    if (options.only.has('patch')) {
+      log('patch: 100 hunks on a 20,000-line file...');
+      metrics.push(...(await benchPatch(Math.max(options.runs, 15))));
+    }
+    if (options.only.has('sessions')) {
+      log('sessions: resume of a 10k-item thread, list of 5000 sessions...');
+      metrics.push(...(await runOptional('sessions', ['benchResume10k', 'benchList5000'], log)));
+    }
+    if (options.only.has('sandbox')) {
+      log('sandbox: overhead of a sandboxed command...');
+      metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead'], log)));
+    }
+  } finally {
+    env.cleanup();
+    cleanupMeasure();
+  }
+
+  const resultsDir = join(repoRoot, 'bench', 'results');
+  const previous = readPrevious(resultsDir);
+  process.stdout.write(`\n${renderTable(metrics, previous)}\n\n`);
+  if (previous) process.stdout.write(`vs prev = this run / the run of ${previous.date}\n`);
+  const partial = options.only.size < SECTIONS.length;
+  saveResults(resultsDir, metrics, partial ? previous : undefined);
+  process.stdout.write(`saved to ${join(resultsDir, 'latest.json')} (node ${process.version}, ${options.runs} runs per median)\n`);
+  const missed = metrics.filter((metric) => verdict(metric) === 'FAIL');
+  if (missed.length > 0) process.stdout.write(`missed targets: ${missed.map((metric) => metric.label).join('; ')}\n`);
+  return options.strict && missed.length > 0 ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
