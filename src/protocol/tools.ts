@@ -10,6 +10,8 @@ export interface FunctionToolDefinition {
   parameters: JsonSchema;
   /** Responses `strict`; Codex sends false. */
   strict?: boolean;
+  /** Extra per-tool JSON fields a harness sends (e.g. `defer_loading`); wires merge them into the tool object. */
+  extras?: Record<string, unknown>;
 }
 
 export interface CustomToolDefinition {
@@ -18,6 +20,8 @@ export interface CustomToolDefinition {
   description: string;
   /** Freeform input constrained by a grammar (Responses `custom` tools). */
   format?: { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string } | { type: 'text' };
+  /** Extra per-tool JSON fields a harness sends; wires merge them into the tool object. */
+  extras?: Record<string, unknown>;
 }
 
 export type ToolDefinition = FunctionToolDefinition | CustomToolDefinition;

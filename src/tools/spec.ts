@@ -100,6 +100,8 @@ export interface ToolSpec {
   format?: Extract<ToolDefinition, { kind: 'custom' }>['format'];
   /** Calls of a parallel-safe tool in one step may run concurrently. */
   parallelSafe: boolean;
+  /** Extra per-tool fields sent with the definition (a harness profile's `extras`). */
+  extras?: Record<string, unknown>;
   /**
    * Function tools receive the parsed JSON arguments; custom tools receive the raw input string.
    * Validation errors are returned as failed results, never thrown.
@@ -108,8 +110,9 @@ export interface ToolSpec {
 }
 
 export function toDefinition(spec: ToolSpec): ToolDefinition {
+  const extras = spec.extras && Object.keys(spec.extras).length > 0 ? { extras: spec.extras } : {};
   if (spec.kind === 'custom') {
-    return { kind: 'custom', name: spec.name, description: spec.description, format: spec.format };
+    return { kind: 'custom', name: spec.name, description: spec.description, format: spec.format, ...extras };
   }
   return {
     kind: 'function',
@@ -117,6 +120,7 @@ export function toDefinition(spec: ToolSpec): ToolDefinition {
     description: spec.description,
     parameters: spec.parameters ?? { type: 'object', properties: {} },
     strict: false,
+    ...extras,
   };
 }
 

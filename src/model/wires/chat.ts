@@ -130,8 +130,8 @@ function lowerTools(request: ModelRequest): ChatCompletionTool[] {
     type: 'function' as const,
     function:
       tool.kind === 'function'
-        ? { name: tool.name, description: tool.description, parameters: tool.parameters, ...(tool.strict ? { strict: true } : {}) }
-        : { name: tool.name, description: wrappedCustomToolDescription(tool), parameters: wrappedCustomToolSchema() },
+        ? { name: tool.name, description: tool.description, parameters: tool.parameters, ...(tool.strict ? { strict: true } : {}), ...tool.extras }
+        : { name: tool.name, description: wrappedCustomToolDescription(tool), parameters: wrappedCustomToolSchema(), ...tool.extras },
   }));
 }
 

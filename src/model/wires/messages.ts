@@ -133,11 +133,12 @@ function lowerMessages(request: ModelRequest): MessageParam[] {
 function lowerTools(request: ModelRequest): MessagesTool[] {
   const tools: MessagesTool[] = request.tools.map((tool) =>
     tool.kind === 'function'
-      ? { name: tool.name, description: tool.description, input_schema: tool.parameters as MessagesTool['input_schema'] }
+      ? { name: tool.name, description: tool.description, input_schema: tool.parameters as MessagesTool['input_schema'], ...tool.extras }
       : {
           name: tool.name,
           description: wrappedCustomToolDescription(tool),
           input_schema: wrappedCustomToolSchema() as MessagesTool['input_schema'],
+          ...tool.extras,
         },
   );
   const last = tools.at(-1);

@@ -92,13 +92,15 @@ function lowerTools(request: ModelRequest): ResponsesTool[] {
         description: tool.description,
         strict: tool.strict ?? false,
         parameters: tool.parameters,
-      };
+        ...tool.extras,
+      } as ResponsesTool;
     }
     return {
       type: 'custom',
       name: tool.name,
       description: tool.description,
       ...(tool.format ? { format: tool.format } : {}),
+      ...tool.extras,
     } as ResponsesTool;
   });
 }

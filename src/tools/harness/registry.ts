@@ -87,7 +87,11 @@ export function bindHarness(profile: HarnessProfile, native: CapabilityRegistry<
   const byName = new Map<string, ToolSpec>();
   const registry = new Map<string, ToolFactory<ToolSpec>>([...harnessCapabilities(), ...native]);
   registry.set('tool.call', (tool) => createToolCallTool(tool, (name) => byName.get(name)));
-  const specs = bindProfileTools(profile, registry);
+  // A profile's per-tool `extras` ride along on the spec so every wire can send them.
+  const specs = bindProfileTools(profile, registry).map((spec, index) => {
+    const extras = profile.tools[index]?.extras;
+    return extras && Object.keys(extras).length > 0 ? { ...spec, extras } : spec;
+  });
   specs.forEach((spec) => byName.set(spec.name, spec));
   const pick = (exposure: string): ToolSpec[] =>
     profile.tools.flatMap((tool, index) => (tool.exposure === exposure && specs[index] ? [specs[index]] : []));
