@@ -11,8 +11,10 @@ import { customCall, fnCall, openScriptedSession, writeRigHome, type ScriptedSes
 
 const GRANULAR_ON = '{granular = {sandbox_approval = true, rules = true, skill_approval = true, request_permissions = true, mcp_elicitations = true}}';
 const GRANULAR_OFF = '{granular = {sandbox_approval = false, rules = false, skill_approval = false, request_permissions = false, mcp_elicitations = false}}';
-type PolicyName = 'untrusted' | 'on-request' | 'never' | 'granular-on' | 'granular-off';
-const POLICIES: PolicyName[] = ['untrusted', 'on-request', 'never', 'granular-on', 'granular-off'];
+const GRANULAR_RULES_ONLY = '{granular = {sandbox_approval = false, rules = true, skill_approval = false, request_permissions = false, mcp_elicitations = false}}';
+const GRANULAR: Record<string, string> = { 'granular-on': GRANULAR_ON, 'granular-off': GRANULAR_OFF, 'granular-rules-only': GRANULAR_RULES_ONLY };
+type PolicyName = 'untrusted' | 'on-request' | 'never' | 'granular-on' | 'granular-off' | 'granular-rules-only';
+const POLICIES: PolicyName[] = ['untrusted', 'on-request', 'never', 'granular-on', 'granular-off', 'granular-rules-only'];
 
 let base = '';
 let home = '';
@@ -27,6 +29,8 @@ beforeAll(() => {
   outside = path.join(base, 'outside');
   fs.mkdirSync(outside);
   writeRigHome(home, '[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n');
+  fs.mkdirSync(path.join(home, 'rules'));
+  fs.writeFileSync(path.join(home, 'rules', 'team.rules'), 'prefix_rule(pattern=["touch", "ruled"], decision="prompt", justification="team rule")\n');
 });
 
 afterEach(async () => {
@@ -43,7 +47,7 @@ async function sessionUnder(policy: PolicyName): Promise<ScriptedSession> {
   fs.mkdirSync(ws);
   execFileSync('git', ['init', '-q', ws]);
   fs.writeFileSync(path.join(ws, 'inside.txt'), 'inside\n');
-  const granular = policy === 'granular-on' ? GRANULAR_ON : policy === 'granular-off' ? GRANULAR_OFF : undefined;
+  const granular = GRANULAR[policy];
   const session = await openScriptedSession({
     home,
     cwd: ws,
@@ -82,7 +86,20 @@ const CASES: Case[] = [
     call: () => exec('touch escalated', { sandbox_permissions: 'require_escalated', justification: 'needs the network' }),
     creates: () => path.join(ws, 'escalated'),
     asks: ['on-request'],
-    refuses: { untrusted: ESCALATION_REFUSED, never: ESCALATION_REFUSED, 'granular-on': ESCALATION_REFUSED, 'granular-off': ESCALATION_REFUSED },
+    refuses: {
+      untrusted: ESCALATION_REFUSED,
+      never: ESCALATION_REFUSED,
+      'granular-on': ESCALATION_REFUSED,
+      'granular-off': ESCALATION_REFUSED,
+      'granular-rules-only': ESCALATION_REFUSED,
+    },
+  },
+  {
+    name: 'a command a rule says to ask about',
+    call: () => exec('touch ruled'),
+    creates: () => path.join(ws, 'ruled'),
+    asks: ['untrusted', 'on-request', 'granular-on', 'granular-rules-only'],
+    refuses: { never: /approval required by policy, but AskForApproval is set to Never/, 'granular-off': /Granular.rules is false/ },
   },
   { name: 'dangerous rm -rf', call: () => exec('mkdir -p doomed && rm -rf doomed && touch rm-ran'), creates: () => path.join(ws, 'rm-ran'), asks: POLICIES },
   { name: 'apply_patch inside', call: () => patchCall('patched-inside.txt'), creates: () => path.join(ws, 'patched-inside.txt'), asks: ['untrusted'] },
@@ -91,7 +108,11 @@ const CASES: Case[] = [
     call: () => patchCall(path.join(outside, `patched-outside-${counter}.txt`)),
     creates: () => path.join(outside, `patched-outside-${counter - 1}.txt`),
     asks: ['untrusted', 'on-request', 'granular-on'],
-    refuses: { never: /writing outside of the project; rejected by user approval settings/, 'granular-off': /writing outside of the project/ },
+    refuses: {
+      never: /writing outside of the project; rejected by user approval settings/,
+      'granular-off': /writing outside of the project/,
+      'granular-rules-only': /writing outside of the project/,
+    },
   },
 ];
 
