@@ -134,9 +134,11 @@ describe('run()', () => {
     const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false } as const;
     mock.enqueue({ text: '{"answer":42}' });
 
-    const turn = await codex().startThread(threadOptions()).run('the answer?', { outputSchema: schema });
+    // No model option: the openai provider's default model is used.
+    const turn = await codex().startThread({ workingDirectory: repo }).run('the answer?', { outputSchema: schema });
 
     expect(JSON.parse(turn.finalResponse)).toEqual({ answer: 42 });
+    expect(requestsSince(before)[0]!.body.model).toMatch(/^gpt-/);
     expect(requestsSince(before)[0]!.body.text).toEqual({
       format: { type: 'json_schema', name: 'codex_output_schema', schema, strict: true },
     });
@@ -191,7 +193,10 @@ describe('run()', () => {
     expect(existsSync(join(other, 'made'))).toBe(false);
     const request = requestsSince(before)[0]!;
     expect(request.body.reasoning).toMatchObject({ effort: 'high' });
-    expect(JSON.stringify(userTextsWithContext(request))).toContain('<sandbox_mode>workspace-write</sandbox_mode>');
+    const context = userTextsWithContext(request).join('\n');
+    expect(context).toContain('<sandbox_mode>workspace-write</sandbox_mode>');
+    // As in codex exec, nobody is there to answer: the SDK's approvalPolicy gives way to "never".
+    expect(context).toContain('<approval_policy>never</approval_policy>');
   });
 });
 
