@@ -5,6 +5,15 @@ import { rigVersion } from '../core/version.js';
 import type { SessionFlags as CommonFlags } from '../core/settings.js';
 import { CliError } from './errors.js';
 import { registerApplyPatch } from './commands/apply-patch.js';
+import { registerSessions } from './commands/sessions.js';
+import { registerResume } from './commands/resume.js';
+import { registerFork } from './commands/fork.js';
+import { registerArchive } from './commands/archive.js';
+import { registerUnarchive } from './commands/unarchive.js';
+import { registerDelete } from './commands/delete.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerDoctor } from './commands/doctor.js';
+import { registerExecpolicy } from './commands/execpolicy.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -84,6 +93,15 @@ export function buildProgram(): Command {
   });
 
   registerApplyPatch(program);
+  registerSessions(program);
+  registerResume(program);
+  registerFork(program);
+  registerArchive(program);
+  registerUnarchive(program);
+  registerDelete(program);
+  registerSandbox(program);
+  registerDoctor(program);
+  registerExecpolicy(program);
 
   return program;
 }
