@@ -75,6 +75,7 @@ describe('retries', () => {
       { type: 'turn.started' },
       { type: 'item.completed', item: { id: 'item_0', type: 'error', message: "Reconnecting... 1/2 (provider 'mock' returned HTTP 500: boom)" } },
       { type: 'item.completed', item: { id: 'item_1', type: 'error', message: "Reconnecting... 2/2 (provider 'mock' returned HTTP 500: boom)" } },
+      { type: 'error', message: "provider 'mock' returned HTTP 500: boom" },
       { type: 'turn.failed', error: { message: "provider 'mock' returned HTTP 500: boom" } },
     ]);
 
@@ -135,7 +136,8 @@ describe('broken streams', () => {
     const failed = await runRig(['exec', '--json', ...cut, 'hi'], { cwd: repo, home: home() });
 
     expect(failed.code).toBe(1);
-    expect(jsonLines(failed.stdout).slice(-1)).toEqual([
+    expect(jsonLines(failed.stdout).slice(-2)).toEqual([
+      { type: 'error', message: 'stream disconnected before completion: stream closed before response.completed' },
       { type: 'turn.failed', error: { message: 'stream disconnected before completion: stream closed before response.completed' } },
     ]);
   });
