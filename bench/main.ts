@@ -60,7 +60,9 @@ async function loadOptional(name: string): Promise<Record<string, unknown> | und
 const KNOWN: Record<string, { label: string; target?: number }> = {
   'sessions.benchResume10k': { label: 'resume a 10k-item thread (start -> prompt)', target: 300 },
   'sessions.benchList5000': { label: '`rig sessions list` over 5000 threads', target: 100 },
-  'sandbox.benchSandboxOverhead': { label: 'sandbox overhead per command' },
+  'sandbox.benchSandboxOverhead.bareMs': { label: '`true` through the process layer, bare' },
+  'sandbox.benchSandboxOverhead.bwrapMs': { label: '`true` through the process layer, under bwrap' },
+  'sandbox.benchSandboxOverhead.overheadMs': { label: 'sandbox (bwrap, workspace-write) overhead per command', target: 15 },
 };
 
 function withKnownTargets(metrics: Metric[]): Metric[] {

@@ -30,7 +30,7 @@ function fromObject(key: string, object: Record<string, unknown>): Metric[] {
     const number = asNumber(raw);
     if (number === undefined) return [];
     const { unit, scale } = unitOf(field);
-    return [{ key: `${key}.${field}`, label: `${key} ${field}`, value: number * scale, unit }];
+    return [{ key: `${key}.${field}`, label: `${key}.${field}`, value: number * scale, unit }];
   });
 }
 

@@ -79,6 +79,7 @@ function diskPerItem(home: string): { rolloutBytesPerItem: number; homeBytesPerI
 export async function benchSteps(env: BenchEnv, runs: number, steps = 20): Promise<Metric[]> {
   const mock = await startMockProvider();
   const metrics: Metric[] = [];
+  const oneStep: Partial<Record<StepTool, number>> = {};
   try {
     for (const tool of ['update_plan', 'exec_true'] as const) {
       await runSession(env, mock, 1, tool); // warm-up
@@ -92,6 +93,7 @@ export async function benchSteps(env: BenchEnv, runs: number, steps = 20): Promi
       const t1 = medianOf(short.map((run) => run.wallMs));
       const tn = medianOf(long.map((run) => run.wallMs));
       const toolMs = await bareToolMs(tool, runs, env);
+      oneStep[tool] = t1 - toolMs;
       const perStep = (tn - t1) / (steps - 1) - toolMs;
       const what = tool === 'update_plan' ? 'update_plan (no process)' : 'exec_command `true`';
       metrics.push({
@@ -113,6 +115,14 @@ export async function benchSteps(env: BenchEnv, runs: number, steps = 20): Promi
         metrics.push({ key: `steps.session${steps}_exec.peak_rss_mb`, label: `${steps}-step exec_command session peak RSS`, value: medianOf(long.map((run) => run.peakRssMb)), unit: 'MB', target: 80 });
       }
     }
+    // The first command of a session costs more than the later ones (lazy loads on first use).
+    metrics.push({
+      key: 'steps.first_exec_extra_ms',
+      label: 'first exec_command of a session, extra',
+      value: oneStep.exec_true! - oneStep.update_plan!,
+      unit: 'ms',
+      note: '1-step exec session - 1-step update_plan session - the tool alone',
+    });
   } finally {
     await mock.close();
   }
