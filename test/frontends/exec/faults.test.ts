@@ -96,14 +96,23 @@ describe('retries', () => {
 });
 
 describe('broken streams', () => {
-  const idle = ['-c', 'model_providers.mock.stream_idle_timeout_ms=300', '-c', 'model_providers.mock.stream_max_retries=1'];
+  const idle = ['-c', 'model_providers.mock.stream_idle_timeout_ms=1000', '-c', 'model_providers.mock.stream_max_retries=1'];
 
   test('a stream that goes silent is abandoned after stream_idle_timeout_ms and retried', async () => {
+    const first = mock.requests.length + 1;
     mock.enqueue({ text: 'partial answer', idleAfterEvents: 3 }, { text: 'whole answer' });
 
-    const run = await runRig(['exec', '--json', ...idle, 'hi'], { cwd: repo, home: home() });
+    const running = runRig(['exec', '--json', ...idle, 'hi'], { cwd: repo, home: home() });
+    await mock.waitForRequest(first);
+    const firstAt = Date.now();
+    await mock.waitForRequest(first + 1);
+    const waited = Date.now() - firstAt;
+    const run = await running;
 
     expect(run.code).toBe(0);
+    // The -c override (1 s) applies, not the 5 s the home's config.toml sets.
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(4_000);
     expect(jsonLines(run.stdout).slice(1)).toEqual([
       { type: 'turn.started' },
       { type: 'item.completed', item: { id: 'item_0', type: 'error', message: 'Reconnecting... 1/1 (idle timeout waiting for SSE)' } },
