@@ -23,6 +23,8 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
     switch (item.type) {
       case 'command_execution':
         if (phase === 'started') return `${bold('$')} ${item.command}`;
+        // An update only says the command is still running (e.g. left in the background).
+        if (phase === 'updated') return undefined;
         if (item.status === 'declined') return dim(`  declined: ${firstLine(item.aggregated_output)}`);
         return dim(`  exit ${item.exit_code ?? '?'}${summarizeOutput(item.aggregated_output)}`);
       case 'file_change':

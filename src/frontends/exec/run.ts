@@ -60,25 +60,41 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   };
   for (const signal of HANDLED_SIGNALS) process.on(signal, onSignal);
 
+  // The verdict is printed after close(): closing kills what the turn left running, and those
+  // commands' items complete then, before the final line.
+  let verdict: () => number;
   try {
     const result = prompt.trim() === '/compact'
       ? await session.compact()
       : await session.thread.runTurn({ text: prompt, images: session.images }, session.outputSchema ? { outputSchema: session.outputSchema } : {});
-    if (result.status === 'completed' && input.flags.outputLastMessage) {
-      writeFileSync(input.flags.outputLastMessage, result.lastAgentMessage ?? '');
-    }
     if (result.status === 'failed') {
-      if (!json) stderr(`rig: ${result.error ?? 'turn failed'}\n`);
-      return 1;
+      // --json already carried the error and turn.failed.
+      verdict = () => (json ? 1 : fail(result.error ?? 'turn failed'));
+    } else if (result.status === 'interrupted' || exitSignal) {
+      const code = exitCodeFor(exitSignal ?? 'SIGINT');
+      verdict = () => {
+        if (!json) stderr('rig: interrupted\n');
+        return code;
+      };
+    } else {
+      const problem = writeLastMessage(input.flags.outputLastMessage, result.lastAgentMessage);
+      verdict = () => (problem ? fail(problem) : 0);
     }
-    if (result.status === 'interrupted' || exitSignal) {
-      if (!json) stderr('rig: interrupted\n');
-      return exitCodeFor(exitSignal ?? 'SIGINT');
-    }
-    return 0;
   } finally {
     for (const signal of HANDLED_SIGNALS) process.off(signal, onSignal);
     await session.close();
+  }
+  return verdict();
+}
+
+/** -o FILE: the last agent message of a completed turn (empty when there was none); the problem, if any. */
+function writeLastMessage(file: string | undefined, text: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    writeFileSync(file, text ?? '');
+    return undefined;
+  } catch (error) {
+    return `cannot write --output-last-message ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
   }
 }
 

@@ -25,7 +25,7 @@ describe.each([
   { signal: 'SIGINT' as const, code: 130, sandbox: [] as string[] },
   // Without a sandbox there is no bwrap --die-with-parent: only rig's own cleanup stops the command.
   { signal: 'SIGTERM' as const, code: 143, sandbox: ['--sandbox', 'danger-full-access'] },
-])('$signal during a running command', ({ signal, code, sandbox }) => {
+])('$signal during a running command (--json)', ({ signal, code, sandbox }) => {
   test(`kills the command's process group and exits ${code}`, async () => {
     const marker = `rig-interrupt-${signal}-${process.pid}-${Date.now()}`;
     // The subshell keeps a second process in the group, so the whole group must go, not just its leader.
@@ -49,4 +49,20 @@ describe.each([
     expect(events.map((e) => e.type)).not.toContain('turn.failed');
     expect(events.at(-1)).toMatchObject({ type: 'item.completed', item: { type: 'command_execution', command: cmd, status: 'failed' } });
   });
+});
+
+test('Ctrl-C in human mode says so on stderr', async () => {
+  const marker = `rig-interrupt-human-${process.pid}-${Date.now()}`;
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 30 && echo ${marker}`, yield_time_ms: 120_000 } }] });
+
+  const rig = startRig(['exec', '--harness', 'native', 'wait'], { cwd: repo, home });
+  await waitUntil(() => processesWith(marker).length > 0, 15_000, 'the command to start');
+  const groups = processGroupsWith(marker);
+  rig.child.kill('SIGINT');
+
+  expect(await rig.exited).toEqual({ code: 130, signal: null });
+  expect(rig.stdout()).toBe('');
+  // The command is stopped (SIGTERM, hence 143) and its item closed before rig's last line.
+  expect(rig.stderr()).toBe(`$ sleep 30 && echo ${marker}\n  exit 143\nrig: interrupted\n`);
+  await waitUntil(() => membersOf(groups).length === 0, 5_000, 'the command to be killed');
 });

@@ -85,6 +85,14 @@ describe('-o, --output-last-message', () => {
     expect(run.stderr).toBe("rig: provider 'mock' returned HTTP 400: bad request\n");
     expect(existsSync(out)).toBe(false);
   });
+  test('a file that cannot be written fails the run after the answer, naming the file', async () => {
+    const out = join(scratch('out'), 'no-such-dir', 'last.txt');
+    mock.enqueue({ text: 'the answer' });
+    const run = await runRig(['exec', '-o', out, 'go'], { cwd: repo, home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('the answer\n');
+    expect(run.stderr).toBe(`rig: cannot write --output-last-message ${out}: ENOENT\n`);
+  });
 });
 
 describe('the git repository check', () => {
