@@ -116,6 +116,15 @@ test('-m on resume wins over the recorded model and is recorded in the turn cont
   expect((JSON.parse(listed.stdout) as { id: string; model: string }[]).find((t) => t.id === threadId)!.model).toBe('other-model');
 });
 
+// Tripwire for a core fix: openSession picks `flags.model ?? config.model ?? recorded model`, so a
+// model set in config.toml beats the one the thread last ran with, and a plain resume after
+// `resume -m other-model` goes back to the config's model. The issue asks resume to restore the
+// model (command-line settings winning). Drop `.fails` when session.ts prefers the recorded one.
+test.fails('a plain resume keeps the model the thread last ran with', async () => {
+  const run = await runRig(['resume', '--last', '--print-only'], { cwd: repo, home });
+  expect(run.stdout).toContain(`resumed thread ${threadId} · other-model ·`);
+});
+
 test('fork starts a new thread with a copy of the history and forked_from_id', async () => {
   const sourceBefore = statSync(rolloutPath).size;
   const sourceHistory = reconstructThread(readRollout(rolloutPath).records).history;

@@ -3,19 +3,44 @@
 // everything up to the kill, and `rig exec resume --last` must continue it. Seeded, so a failure
 // reproduces: RIG_KILL_SEED=<seed printed on failure> npx vitest run test/frontends/repl/sigkill-resume.test.ts
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { ConversationItem } from '../../../src/protocol/index.js';
 import { parseRollout, reconstructThread, scanRolloutFiles } from '../../../src/store/index.js';
 import { startMockProvider, type MockTurn } from '../../support/mock-provider/index.js';
-import { RIG_BIN, removeDir, runRig, tempDir } from '../../support/workspace.js';
+import { REPO_ROOT, removeDir, tempDir, type RunResult } from '../../support/workspace.js';
 
 const KILLS = 50;
 const LANES = 2;
 const STEPS = 4;
 const SEED = Number(process.env['RIG_KILL_SEED'] ?? 20261130);
 const PROMPT = 'run the steps';
+
+// This test runs for about a minute; other work in the same checkout may rebuild dist/ meanwhile.
+// A private copy of the bundle (inside the repo, so node_modules still resolves) keeps it steady.
+let cliDir: string;
+let cli: string;
+
+beforeAll(() => {
+  cliDir = join(REPO_ROOT, 'node_modules', '.cache', `rig-sigkill-cli-${process.pid}`);
+  cpSync(join(REPO_ROOT, 'dist'), cliDir, { recursive: true, filter: (source) => !source.endsWith('.map') });
+  cli = join(cliDir, 'rig.js');
+});
+
+afterAll(() => removeDir(cliDir));
+
+function runRig(args: string[], options: { cwd: string; home: string }): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env: childEnv(options.home), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -74,7 +99,7 @@ async function runSession(home: string, cwd: string, kill: KillPoint | undefined
   try {
     writeConfig(home, mock.url);
     mock.enqueue(...script());
-    const child = spawn(process.execPath, [RIG_BIN, 'exec', '--skip-git-repo-check', '--json', PROMPT], { cwd, env: childEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'exec', '--skip-git-repo-check', '--json', PROMPT], { cwd, env: childEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let stdout = '';
     let commandsDone = 0;
