@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockProvider, type MockTurn } from '../test/support/mock-provider/index.js';
-import { DEMO_EXAMPLE, DEMO_HARNESS, DEMO_PROMPT, DEMO_RECORDING, runExampleTests } from '../src/frontends/demo.js';
+import { DEMO_EXAMPLE, DEMO_HARNESS, DEMO_PROMPT, DEMO_RECORDING, runDemo, runExampleTests } from '../src/frontends/demo.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Stands in for the temp directory in the committed file, so re-recording does not churn paths. */
@@ -136,6 +136,10 @@ async function main(): Promise<void> {
     const target = join(REPO, 'examples', DEMO_RECORDING);
     writeFileSync(target, text);
     process.stderr.write(`\nrecorded ${text.split('\n').filter(Boolean).length} records (${text.length} bytes) to ${target}; tests after: ${tests.summary}\n`);
+    // The proof that matters: the new recording replays in another directory, with no key.
+    const replayed = await runDemo({ env: { PATH: env.PATH, HOME: home }, tempParent: root, stdout: () => {}, stderr: () => {} });
+    if (replayed.exitCode !== 0) throw new Error(`the new recording does not replay: ${replayed.error ?? 'the tests still fail'}`);
+    process.stderr.write('replayed it offline in a fresh copy: the tests pass\n');
   } finally {
     await mock.close();
     rmSync(root, { recursive: true, force: true });
