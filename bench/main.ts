@@ -8,6 +8,7 @@
 // bench/sessions.ts and bench/sandbox.ts (thread index and sandbox figures) are optional: run.mjs
 // bundles them next to this file when they exist, and they are loaded here by path.
 import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
@@ -138,6 +139,10 @@ async function main(): Promise<number> {
   const partial = options.only.size < SECTIONS.length;
   saveResults(resultsDir, metrics, partial ? previous : undefined);
   process.stdout.write(`saved to ${join(resultsDir, 'latest.json')} (node ${process.version}, ${options.runs} runs per median)\n`);
+  const [load] = loadavg();
+  if (load !== undefined && load > cpus().length * 0.75) {
+    process.stdout.write(`warning: the machine was busy (load ${load.toFixed(1)} on ${cpus().length} cores at the end): the figures are noisy, compare runs made on a quiet machine\n`);
+  }
   const missed = metrics.filter((metric) => verdict(metric) === 'FAIL');
   if (missed.length > 0) process.stdout.write(`missed targets: ${missed.map((metric) => metric.label).join('; ')}\n`);
   return options.strict && missed.length > 0 ? 1 : 0;
