@@ -8,7 +8,9 @@ import { listProfileLocations, locateProfile, readProfileFile } from '../harness
 import { shapeRequest, type ShapeEnvironment } from '../harness/request-shape.js';
 import { folderListing } from '../harness/startup-context.js';
 import type { HarnessProfile } from '../harness/profile.js';
-import type { ModelRequest, WireApi } from '../model/types.js';
+import type { ModelClient, ModelRequest, WireApi } from '../model/types.js';
+import { textProtocolFor, wrapForTextProtocol } from '../harness/text-protocol/index.js';
+import { createFormatErrorTool } from '../tools/harness/format-error.js';
 import type { ProviderInfo } from '../model/providers.js';
 import { bindHarness } from '../tools/harness/registry.js';
 import { nativeCapabilities } from '../tools/native/registry.js';
@@ -24,6 +26,12 @@ export interface HarnessSetup {
   /** The tools to advertise this step (deferred tools appear once loaded through tool search). */
   advertised: (threadState: Map<string, unknown>) => ToolDefinition[];
   shape: (request: ModelRequest) => ModelRequest;
+  /**
+   * The client the Thread samples through: for a text-protocol profile (SWE-agent, Terminus 2,
+   * mini-swe-agent's sentinel) the driver that turns replies into hidden tool calls; otherwise
+   * `client` itself. A replay is never wrapped: its recording already holds the synthesized calls.
+   */
+  wrapClient: (client: ModelClient) => ModelClient;
 }
 
 export interface HarnessInputs {
@@ -66,7 +74,8 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
   const wireProblem = checkWireSupport(profile, wire);
   if (wireProblem) throw new Error(wireProblem);
   const bound = bindHarness(profile, native);
-  const tools = new ToolRegistry(bound.all);
+  const textProtocol = textProtocolFor(profile);
+  const tools = new ToolRegistry(textProtocol ? [...bound.all, createFormatErrorTool()] : bound.all);
   const advertisedDefinitions = bound.advertised.map(toDefinition);
   const deferredByName = new Map(bound.deferred.map((spec) => [spec.name, toDefinition(spec)]));
   const now = inputs.now ?? (() => new Date());
@@ -89,6 +98,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
       return [...advertisedDefinitions, ...loaded];
     },
     shape: (request) => shapeRequest(profile, request, environment),
+    wrapClient: (client) => (provider.id === 'replay' ? client : wrapForTextProtocol(client, textProtocol)),
   };
 }
 

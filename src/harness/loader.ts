@@ -182,6 +182,7 @@ export function readProfileFile(file: string, origin: ProfileOrigin): HarnessPro
     description: data.description,
     wires: data.wires,
     protocol: data.protocol,
+    ...(data.submit_sentinel !== undefined ? { submitSentinel: data.submit_sentinel } : {}),
     prompt,
     promptFile,
     tools,

@@ -107,6 +107,11 @@ export const profileSchema = z.strictObject({
   description: z.string().min(1),
   wires: z.array(z.enum(WIRES)).min(1),
   protocol: z.enum(PROTOCOLS).default('tools'),
+  /**
+   * mini-swe-agent's ending: a command whose output starts with this line (exit 0) ends the turn,
+   * with the rest of the output as the final answer; a reply with no tool call is a format error.
+   */
+  submit_sentinel: z.string().min(1).optional(),
   /** System prompt file, relative to the profile file, absolute, or `~/...`. */
   prompt_file: z.string().min(1),
   tools: z.array(profileToolSchema).default([]),

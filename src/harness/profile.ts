@@ -19,6 +19,8 @@ export interface HarnessProfile {
   description: string;
   wires: WireApi[];
   protocol: Protocol;
+  /** See profile-schema.ts: the output line that ends the turn (mini-swe-agent). */
+  submitSentinel?: string;
   /** System prompt text (a template: see request-shape.ts for its slots). */
   prompt: string;
   promptFile: string;

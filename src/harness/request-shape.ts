@@ -10,6 +10,7 @@ import type {
 import type { ModelRequest, WireApi } from '../model/types.js';
 import type { HarnessProfile } from './profile.js';
 import type { ToolResultRendering } from './profile-schema.js';
+import { FORMAT_ERROR_TOOL } from './text-protocol/actions.js';
 
 export interface ShapeEnvironment {
   now: Date;
@@ -128,7 +129,20 @@ export function shapeRequest(
   const prompt = renderTemplate(profile.prompt, env, request.model).trimEnd();
   const instructions = request.instructions ? `${prompt}\n\n${request.instructions}` : prompt;
   const input: ConversationItem[] = [];
-  for (const item of request.input) input.push(...reshapeItem(profile, item));
+  // A text-protocol format error is not a tool the model knows: the call vanishes and its message
+  // goes back as a plain user message, as the originals send it.
+  const formatErrors = new Set(
+    request.input.flatMap((item) => (item.type === 'function_call' && item.name === FORMAT_ERROR_TOOL ? [item.call_id] : [])),
+  );
+  for (const item of request.input) {
+    if (formatErrors.size > 0 && item.type === 'function_call' && formatErrors.has(item.call_id)) continue;
+    if (formatErrors.size > 0 && item.type === 'function_call_output' && formatErrors.has(item.call_id)) {
+      const content: ContentPart[] = typeof item.output === 'string' ? [{ type: 'input_text', text: item.output }] : item.output;
+      input.push({ type: 'message', role: 'user', content });
+      continue;
+    }
+    input.push(...reshapeItem(profile, item));
+  }
   const startup = shape.startup_context;
   if (startup) {
     const text = startup.wrap.replace('{text}', renderTemplate(startup.text, env, request.model));

@@ -40,7 +40,10 @@ export function tmuxScript(session: string, cwd: string, commands: TerminusComma
     }
     lines.push(`sleep ${command.duration}`);
   }
-  lines.push('rm -f "$keys"', `tmux capture-pane -p -J -S - -t ${s}`, `echo ${MARK}`, `tmux capture-pane -p -t ${s}`);
+  lines.push(
+    // Plain rm: the exec policy treats `rm -f` as destructive and would ask before every keystroke.
+    'rm "$keys"',
+    `tmux capture-pane -p -J -S - -t ${s}`, `echo ${MARK}`, `tmux capture-pane -p -t ${s}`);
   return lines.join('\n');
 }
 

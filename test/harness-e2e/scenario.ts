@@ -1,0 +1,176 @@
+// The conformance scenario every harness plays on the loopback mock, in its own tool names and
+// argument shapes: read app.js, fix a typo in it, run it, finish. The final file is checked byte
+// for byte; what the model read back is checked in the request bodies that follow.
+import { join } from 'node:path';
+import type { MockTurn } from '../support/mock-provider/index.js';
+
+export const APP_BEFORE = "const name = 'wrold';\nconsole.log(`Hello, ${name}!`);\n";
+export const APP_AFTER = "const name = 'world';\nconsole.log(`Hello, ${name}!`);\n";
+export const PROMPT = 'Fix the greeting in app.js and run it.';
+export const FINAL_TEXT = 'Fixed the typo; node app.js prints Hello, world!';
+
+export interface HarnessScript {
+  /** --provider for the run (a built-in id re-pointed at the mock, or the temp config's `mock`). */
+  provider: string;
+  /** One mock turn per model request, in order. */
+  turns(repo: string): MockTurn[];
+  /** The agent message that ends the run. */
+  finalMessage: string;
+  /** Request numbers (1-based) whose body must contain the file as read, and the run's output. */
+  sawFileAt: number;
+  sawRunAt: number;
+  /** Extra `rig exec` flags (Terminus drives a tmux server that must outlive each command). */
+  flags?: string[];
+}
+
+const call = (name: string, args: Record<string, unknown>): MockTurn => ({ toolCalls: [{ name, arguments: args }] });
+const text = (value: string): MockTurn => ({ text: value });
+const done = text(FINAL_TEXT);
+
+const PATCH = `*** Begin Patch
+*** Update File: app.js
+@@
+-const name = 'wrold';
++const name = 'world';
+*** End Patch`;
+
+/** Claude-lineage tools: Read/Edit/Bash with file_path, old_string, new_string. */
+function claudeLike(provider: string, read: string, edit: string, bash: string, pathKey = 'file_path'): HarnessScript {
+  return {
+    provider,
+    turns: (repo) => [
+      call(read, { [pathKey]: join(repo, 'app.js') }),
+      call(edit, { [pathKey]: join(repo, 'app.js'), old_string: "'wrold'", new_string: "'world'" }),
+      call(bash, { command: 'node app.js' }),
+      done,
+    ],
+    finalMessage: FINAL_TEXT,
+    sawFileAt: 2,
+    sawRunAt: 4,
+  };
+}
+
+function piLike(): HarnessScript {
+  return {
+    provider: 'mock',
+    turns: (repo) => [
+      call('read', { path: join(repo, 'app.js') }),
+      call('edit', { path: join(repo, 'app.js'), edits: [{ oldText: "'wrold'", newText: "'world'" }] }),
+      call('bash', { command: 'node app.js' }),
+      done,
+    ],
+    finalMessage: FINAL_TEXT,
+    sawFileAt: 2,
+    sawRunAt: 4,
+  };
+}
+
+function nativeLike(): HarnessScript {
+  return {
+    provider: 'mock',
+    turns: () => [
+      call('exec_command', { cmd: 'cat app.js' }),
+      { toolCalls: [{ name: 'apply_patch', kind: 'custom', input: PATCH }] },
+      call('exec_command', { cmd: 'node app.js' }),
+      done,
+    ],
+    finalMessage: FINAL_TEXT,
+    sawFileAt: 2,
+    sawRunAt: 4,
+  };
+}
+
+const terminus = (analysis: string, commands: { keystrokes: string; duration?: number }[], complete = false): MockTurn =>
+  text(JSON.stringify({ analysis, plan: analysis, commands, ...(complete ? { task_complete: true } : {}) }, null, 2));
+
+export const SCRIPTS: Record<string, HarnessScript> = {
+  'claude-code': claudeLike('anthropic', 'Read', 'Edit', 'Bash'),
+  'claude-code-bare': claudeLike('anthropic', 'Read', 'Edit', 'Bash'),
+  zcode: claudeLike('zai', 'Read', 'Edit', 'Bash'),
+  'kimi-code': claudeLike('moonshot', 'Read', 'Edit', 'Bash', 'path'),
+  'qwen-code': claudeLike('dashscope', 'read_file', 'edit', 'run_shell_command'),
+  'kimi-cli': {
+    provider: 'moonshot',
+    turns: (repo) => [
+      call('ReadFile', { path: join(repo, 'app.js') }),
+      call('StrReplaceFile', { path: join(repo, 'app.js'), edit: { old: "'wrold'", new: "'world'" } }),
+      call('Shell', { command: 'node app.js' }),
+      done,
+    ],
+    finalMessage: FINAL_TEXT,
+    sawFileAt: 2,
+    sawRunAt: 4,
+  },
+  'deepseek-tui': {
+    provider: 'deepseek',
+    turns: (repo) => [
+      call('read_file', { path: join(repo, 'app.js') }),
+      call('edit_file', { path: join(repo, 'app.js'), search: "'wrold'", replace: "'world'" }),
+      call('exec_shell', { command: 'node app.js' }),
+      done,
+    ],
+    finalMessage: FINAL_TEXT,
+    sawFileAt: 2,
+    sawRunAt: 4,
+  },
+  opencode: {
+    provider: 'mock',
+    turns: (repo) => [
+      call('read', { filePath: join(repo, 'app.js') }),
+      call('edit', { filePath: join(repo, 'app.js'), oldString: "'wrold'", newString: "'world'" }),
+      call('bash', { command: 'node app.js' }),
+      done,
+    ],
+    finalMessage: FINAL_TEXT,
+    sawFileAt: 2,
+    sawRunAt: 4,
+  },
+  pi: piLike(),
+  'little-coder': piLike(),
+  native: nativeLike(),
+  minimal: nativeLike(),
+  'mini-swe-agent': {
+    provider: 'mock',
+    turns: () => [
+      call('bash', { command: 'cat app.js' }),
+      // A reply without a tool call is answered with the format error, then the work goes on.
+      text('The name is misspelled; I will fix it.'),
+      call('bash', { command: "sed -i \"s/'wrold'/'world'/\" app.js" }),
+      call('bash', { command: 'node app.js' }),
+      call('bash', { command: 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && echo "Fixed the typo."' }),
+    ],
+    // The submission (the output after the sentinel line) is the final message; no 6th request.
+    finalMessage: 'Fixed the typo.\n',
+    sawFileAt: 2,
+    sawRunAt: 5,
+  },
+  'swe-agent': {
+    provider: 'mock',
+    turns: (repo) => [
+      // No command at all: the format-correction message comes back and the model tries again.
+      text('I should look at the file first.'),
+      text(`DISCUSSION\nLet me view the file.\n\n\`\`\`\nstr_replace_editor view ${join(repo, 'app.js')}\n\`\`\``),
+      text(`DISCUSSION\nThe name is misspelled.\n\n\`\`\`\nstr_replace_editor str_replace ${join(repo, 'app.js')} --old_str "'wrold'" --new_str "'world'"\n\`\`\``),
+      text('DISCUSSION\nNow run it.\n\n```bash\nnode app.js\n```'),
+      text('DISCUSSION\nThe greeting is right now.\n\n```\nsubmit\n```'),
+    ],
+    finalMessage: 'DISCUSSION\nThe greeting is right now.\n\n```\nsubmit\n```',
+    sawFileAt: 3,
+    sawRunAt: 5,
+  },
+  'terminus-2': {
+    provider: 'mock',
+    turns: () => [
+      text('Let me look around first.'),
+      terminus('Read the program.', [{ keystrokes: 'cat app.js\n', duration: 0.3 }]),
+      terminus('Fix the typo.', [{ keystrokes: "sed -i \"s/'wrold'/'world'/\" app.js\n", duration: 0.3 }]),
+      terminus('Run it.', [{ keystrokes: 'node app.js\n', duration: 0.5 }]),
+      terminus('The greeting is right.', [], true),
+    ],
+    finalMessage: JSON.stringify({ analysis: 'The greeting is right.', plan: 'The greeting is right.', commands: [], task_complete: true }, null, 2),
+    sawFileAt: 3,
+    sawRunAt: 5,
+    // The tmux server started by the first command must survive it, so no per-command sandbox.
+    flags: ['-s', 'danger-full-access'],
+  },
+};
