@@ -141,4 +141,13 @@ describe('rig with no subcommand', () => {
     expect(await runDefault([], { env, cwd: env['HOME']!, stdout: output.write, stderr: output.write })).toBe(0);
     expect(output.text()).toContain('rig is ready');
   });
+
+  test('a broken config is reported, not papered over with the demo', async () => {
+    const env = offlineEnv();
+    writeFileSync(join(env['RIG_HOME']!, 'config.toml'), 'model_provider = "nowhere"\n');
+    const output = capture();
+    expect(await runDefault(['hi'], { env, cwd: env['HOME']!, stdout: output.write, stderr: output.write })).toBe(1);
+    expect(output.text()).toMatch(/^rig: unknown model provider 'nowhere'/);
+    expect(output.text()).not.toContain('rig demo');
+  });
 });
