@@ -22,6 +22,8 @@ export interface BenchResult {
   /** Median wall time of the timed runs, milliseconds. */
   ms: number;
   runs: number[];
+  /** Median of `rig --version` runs interleaved with the timed ones: bare process cost right now. */
+  baselineMs: number;
 }
 
 function uuidv7(ms: number): string {
@@ -120,12 +122,20 @@ function runRig(args: string[], home: string, cwd: string): Promise<number> {
   });
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10;
+}
+
 async function timeRuns(args: string[], home: string, cwd: string): Promise<BenchResult> {
   await runRig(args, home, cwd);
   const runs: number[] = [];
-  for (let i = 0; i < TIMED_RUNS; i++) runs.push(await runRig(args, home, cwd));
-  const sorted = [...runs].sort((a, b) => a - b);
-  return { ms: Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10, runs: runs.map((r) => Math.round(r * 10) / 10) };
+  const baseline: number[] = [];
+  for (let i = 0; i < TIMED_RUNS; i++) {
+    baseline.push(await runRig(['--version'], home, cwd));
+    runs.push(await runRig(args, home, cwd));
+  }
+  return { ms: median(runs), runs: runs.map((r) => Math.round(r * 10) / 10), baselineMs: median(baseline) };
 }
 
 export async function benchResume10k(): Promise<BenchResult> {

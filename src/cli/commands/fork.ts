@@ -11,9 +11,10 @@ export function registerFork(program: Command): void {
       .argument('[id]', 'thread id or unique prefix (see `rig sessions list`); absent: pick one')
       .option('--last', 'fork the most recent thread in this directory')
       .option('--all', 'with --last or the picker, consider threads from every directory')
+      .option('--full-history', 'print every turn of the history, not only the latest 20')
       .option('--print-only', 'print the history that would be copied and exit (creates no thread)'),
   ).action(async (id: string | undefined, flags: ReplFlags) => {
     const { runReplCommand } = await import('../../frontends/repl/run.js');
-    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: true, flags, printOnly: Boolean(flags.printOnly) });
+    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: true, flags, printOnly: Boolean(flags.printOnly), fullHistory: Boolean(flags.fullHistory) });
   });
 }

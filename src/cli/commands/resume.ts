@@ -5,6 +5,7 @@ import type { SessionFlags } from '../../core/settings.js';
 
 export interface ReplFlags extends SessionFlags {
   printOnly?: boolean;
+  fullHistory?: boolean;
 }
 
 export function registerResume(program: Command): void {
@@ -15,9 +16,10 @@ export function registerResume(program: Command): void {
       .argument('[id]', 'thread id or unique prefix (see `rig sessions list`); absent: pick one')
       .option('--last', 'the most recent thread in this directory')
       .option('--all', 'with --last or the picker, consider threads from every directory')
+      .option('--full-history', 'print every turn of the history, not only the latest 20')
       .option('--print-only', 'print the history and exit (writes nothing)'),
   ).action(async (id: string | undefined, flags: ReplFlags) => {
     const { runReplCommand } = await import('../../frontends/repl/run.js');
-    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: false, flags, printOnly: Boolean(flags.printOnly) });
+    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: false, flags, printOnly: Boolean(flags.printOnly), fullHistory: Boolean(flags.fullHistory) });
   });
 }

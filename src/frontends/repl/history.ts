@@ -16,6 +16,30 @@ const INTERRUPTED_MARKER = '<turn_aborted>';
 type CallItem = Extract<ConversationItem, { type: 'function_call' | 'custom_tool_call' }>;
 type OutputItem = Extract<ConversationItem, { type: 'function_call_output' | 'custom_tool_call_output' }>;
 
+function isTypedPrompt(item: ConversationItem): boolean {
+  if (item.type !== 'message' || item.role !== 'user') return false;
+  const text = messageText(item);
+  return text.trim() !== '' && !text.trimStart().startsWith(INTERRUPTED_MARKER) && !looksLikeContextFragment(text);
+}
+
+/**
+ * Where the last `turns` prompts begin, so a long thread prints only its recent part (the model
+ * still gets all of it). Returns the index to slice from and how many prompts come before it.
+ */
+export function recentStart(history: readonly ConversationItem[], turns: number): { start: number; hiddenPrompts: number } {
+  let seen = 0;
+  for (let i = history.length - 1; i >= 0; i--) {
+    if (!isTypedPrompt(history[i]!)) continue;
+    seen += 1;
+    if (seen === turns) {
+      let hiddenPrompts = 0;
+      for (let j = 0; j < i; j++) if (isTypedPrompt(history[j]!)) hiddenPrompts += 1;
+      return { start: i, hiddenPrompts };
+    }
+  }
+  return { start: 0, hiddenPrompts: 0 };
+}
+
 /** The history as display lines, in order. Pure: the caller decides where they go. */
 export function historyLines(history: readonly ConversationItem[]): HistoryLine[] {
   const outputs = new Map<string, OutputItem>();

@@ -4,10 +4,10 @@
 import { resolve } from 'node:path';
 import { openSession, type ResumeTarget, type Session } from '../../core/session.js';
 import type { SessionFlags } from '../../core/settings.js';
-import type { ThreadEvent } from '../../protocol/index.js';
+import type { ConversationItem, ThreadEvent } from '../../protocol/index.js';
 import { createHumanRenderer } from '../exec/human.js';
 import { askApproval } from './approval.js';
-import { formatHistoryLine, historyLines } from './history.js';
+import { formatHistoryLine, historyLines, recentStart } from './history.js';
 import { LineReader } from './line-reader.js';
 
 export interface ReplCommandInput {
@@ -17,6 +17,8 @@ export interface ReplCommandInput {
   flags: SessionFlags;
   /** Print the history and exit without reading prompts or writing anything. */
   printOnly: boolean;
+  /** Print every turn, not only the most recent ones. */
+  fullHistory?: boolean;
 }
 
 export interface ReplIo {
@@ -28,6 +30,8 @@ export interface ReplIo {
 }
 
 const EXIT_INTERRUPTED = 130;
+/** A long thread prints only its latest turns: enough to pick up the thread, quick to show. */
+export const RECENT_TURNS = 20;
 const PROMPT = '› ';
 
 function defaultIo(): ReplIo {
@@ -66,8 +70,7 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
   for (const warning of session.warnings) err(`warning: ${warning}\n`);
   const { thread } = session;
   out(headerLine(input, session));
-  const lines = historyLines(thread.history);
-  out(lines.length > 0 ? lines.map((line) => `${formatHistoryLine(line, { color })}\n`).join('') : '(no messages yet)\n');
+  out(renderHistory(thread.history, input.fullHistory ? Infinity : RECENT_TURNS, color));
 
   if (input.printOnly) {
     await session.close();
@@ -78,6 +81,14 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
   } finally {
     await session.close();
   }
+}
+
+function renderHistory(history: readonly ConversationItem[], turns: number, color: boolean): string {
+  const { start, hiddenPrompts } = Number.isFinite(turns) ? recentStart(history, turns) : { start: 0, hiddenPrompts: 0 };
+  const lines = historyLines(start > 0 ? history.slice(start) : history);
+  if (lines.length === 0) return '(no messages yet)\n';
+  const note = hiddenPrompts > 0 ? `(${hiddenPrompts} earlier prompt${hiddenPrompts === 1 ? '' : 's'} not shown; --full-history shows everything)\n` : '';
+  return note + lines.map((line) => `${formatHistoryLine(line, { color })}\n`).join('');
 }
 
 function headerLine(input: ReplCommandInput, session: Session): string {

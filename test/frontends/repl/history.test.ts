@@ -2,7 +2,7 @@
 import { expect, test } from 'vitest';
 import type { ConversationItem } from '../../../src/protocol/index.js';
 import { assistantText, userText } from '../../../src/protocol/index.js';
-import { formatHistoryLine, historyLines } from '../../../src/frontends/repl/history.js';
+import { formatHistoryLine, historyLines, recentStart } from '../../../src/frontends/repl/history.js';
 
 const call = (call_id: string, name: string, args: unknown): ConversationItem => ({ type: 'function_call', call_id, name, arguments: JSON.stringify(args) });
 const output = (call_id: string, text: string, is_error?: boolean): ConversationItem => ({ type: 'function_call_output', call_id, output: text, ...(is_error ? { is_error } : {}) });
@@ -72,4 +72,20 @@ test('long messages are cut to a preview', () => {
   const [line] = render([assistantText(long)]);
   expect(line!.split('\n')).toHaveLength(13);
   expect(line).toContain('… (18 more lines)');
+});
+
+test('recentStart finds where the last N typed prompts begin, skipping context and interruptions', () => {
+  const history: ConversationItem[] = [
+    userText('<environment_context>\n</environment_context>'),
+    userText('one'),
+    assistantText('a'),
+    userText('two'),
+    userText('<turn_aborted>x</turn_aborted>'),
+    userText('three'),
+    assistantText('c'),
+  ];
+  expect(recentStart(history, 2)).toEqual({ start: 3, hiddenPrompts: 1 });
+  expect(recentStart(history, 1)).toEqual({ start: 5, hiddenPrompts: 2 });
+  expect(recentStart(history, 3)).toEqual({ start: 1, hiddenPrompts: 0 });
+  expect(recentStart(history, 9)).toEqual({ start: 0, hiddenPrompts: 0 });
 });

@@ -116,13 +116,27 @@ test('-m on resume wins over the recorded model and is recorded in the turn cont
   expect((JSON.parse(listed.stdout) as { id: string; model: string }[]).find((t) => t.id === threadId)!.model).toBe('other-model');
 });
 
-// Tripwire for a core fix: openSession picks `flags.model ?? config.model ?? recorded model`, so a
-// model set in config.toml beats the one the thread last ran with, and a plain resume after
-// `resume -m other-model` goes back to the config's model. The issue asks resume to restore the
-// model (command-line settings winning). Drop `.fails` when session.ts prefers the recorded one.
-test.fails('a plain resume keeps the model the thread last ran with', async () => {
+test('a plain resume keeps the model the thread last ran with', async () => {
   const run = await runRig(['resume', '--last', '--print-only'], { cwd: repo, home });
   expect(run.stdout).toContain(`resumed thread ${threadId} · other-model ·`);
+});
+
+test('--harness on resume wins and is recorded in the turn context', async () => {
+  mock.enqueue({ text: 'as another harness' });
+  const run = await runRig(['resume', '--last', '--harness', 'minimal'], { cwd: repo, home, input: 'try the minimal harness\n' });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain(`resumed thread ${threadId} · other-model · minimal ·`);
+  const contexts = readRollout(rolloutPath).records.filter((r) => r.type === 'turn_context');
+  expect(contexts.at(-1)!.payload).toMatchObject({ harness: 'minimal' });
+});
+
+// Tripwire for a core fix: openSession restores the harness from session_meta (and lets
+// config.toml's harness beat it) instead of the newest turn_context, so after `resume --harness X`
+// a plain resume goes back to the first harness. Drop `.fails` when it prefers
+// turnContext.harness ?? meta.harness (as it now does for the model).
+test.fails('a plain resume keeps the harness the thread last ran with', async () => {
+  const run = await runRig(['resume', '--last', '--print-only'], { cwd: repo, home });
+  expect(run.stdout).toContain(`resumed thread ${threadId} · other-model · minimal ·`);
 });
 
 test('fork starts a new thread with a copy of the history and forked_from_id', async () => {
@@ -134,7 +148,8 @@ test('fork starts a new thread with a copy of the history and forked_from_id', a
   const header = /^forked into new thread (\S+) /.exec(run.stdout);
   const forkId = header![1]!;
   expect(forkId).not.toBe(threadId);
-  expect(run.stdout).toContain('• from the other model\nforked answer\n');
+  expect(run.stdout).toContain('› first prompt\n');
+  expect(run.stdout).toContain('• as another harness\nforked answer\n');
   const sent = inputOf(mock.requests.length);
   expect(sent.slice(0, sourceHistory.length)).toEqual(sourceHistory);
   expect(textOf(sent.at(-1))).toContain('go another way');
