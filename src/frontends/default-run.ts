@@ -12,6 +12,8 @@ export interface DefaultRunOptions {
   cwd?: string;
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
+  /** Where the demo makes its temp copy (default: the OS temp directory). */
+  demoTempParent?: string;
 }
 
 type Readiness = { ready: true } | { ready: false; missingKey: string; provider: ProviderInfo };
@@ -68,7 +70,7 @@ export async function runDefault(promptArgs: string[], options: DefaultRunOption
       `rig: no API key for ${provider.name}: ${missingKey} is not set (export ${missingKey}=... or pick another model_provider in ${resolveRigHome(env)}/config.toml); running the offline demo instead${ignored}.\n\n`,
     );
     const { runDemo } = await import('./demo.js');
-    return (await runDemo({ env, stdout, stderr })).exitCode;
+    return (await runDemo({ env, stdout, stderr, ...(options.demoTempParent ? { tempParent: options.demoTempParent } : {}) })).exitCode;
   }
 
   const prompt = promptArgs.join(' ').trim();

@@ -118,7 +118,7 @@ describe('rig with no subcommand', () => {
   test('without an API key it names the variable and runs the demo', async () => {
     const env = offlineEnv();
     const output = capture();
-    const code = await runDefault(['fix', 'it'], { env, cwd: env['HOME']!, stdout: output.write, stderr: output.write });
+    const code = await runDefault(['fix', 'it'], { env, cwd: env['HOME']!, stdout: output.write, stderr: output.write, demoTempParent: scratchDir('demo') });
     expect(code).toBe(0);
     const text = output.text();
     expect(text.split('\n')[0]).toMatch(/^rig: no API key for OpenAI: OPENAI_API_KEY is not set .*running the offline demo instead \(your prompt was not sent\)\.$/);
