@@ -5,7 +5,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Codex, type ThreadEvent, type ThreadOptions } from '@openai/codex-sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider, type MockRequest } from '../support/mock-provider/index.js';
 import { RIG_BIN, removeDir, tempDir, tempGitRepo } from '../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../frontends/exec/helpers.js';
@@ -18,20 +18,24 @@ let repo: string;
 let home: string;
 const dirs: string[] = [];
 
-beforeAll(async () => {
-  mock = await startMockProvider();
+beforeAll(() => {
   repo = tempGitRepo({ 'note.txt': 'alpha\nbeta\n' });
 });
 
-afterAll(async () => {
-  await mock.close();
+afterAll(() => {
   for (const dir of [repo, ...dirs]) removeDir(dir);
 });
 
-beforeEach(() => {
-  // As the SDK's own tests do with CODEX_HOME: a fresh home per test.
+beforeEach(async () => {
+  // A fresh mock per test, so a failure cannot leave scripted turns behind for the next one; and,
+  // as the SDK's own tests do with CODEX_HOME, a fresh home.
+  mock = await startMockProvider();
   home = tempDir('sdk-home');
   dirs.push(home);
+});
+
+afterEach(async () => {
+  await mock.close();
 });
 
 function codex(config?: NonNullable<ConstructorParameters<typeof Codex>[0]>['config']): Codex {
@@ -270,6 +274,9 @@ describe('failures surface as SDK errors', () => {
 
   test('a missing API key makes the exec exit non-zero with the message on stderr', async () => {
     const keyless = new Codex({ codexPathOverride: RIG_BIN, baseUrl: mock.url, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home } });
-    await expect(keyless.startThread(threadOptions()).run('hi')).rejects.toThrow(/^Codex Exec exited with code 1: rig: .*OPENAI_API_KEY/);
+    // The SDK writes the prompt on stdin, so rig's notice that it reads it comes first.
+    await expect(keyless.startThread(threadOptions()).run('hi')).rejects.toThrow(
+      /^Codex Exec exited with code 1: reading the prompt from stdin .*\nrig: .*OPENAI_API_KEY/,
+    );
   });
 });

@@ -43,11 +43,12 @@ describe('the prompt', () => {
     expect(lastPrompt()).toBe('fix the tests\nplease\n');
   });
 
-  test('no argument reads the prompt from stdin', async () => {
+  test('no argument reads the prompt from stdin, saying so on stderr', async () => {
     mock.enqueue({ text: 'ok' });
     const run = await runRig(['exec', '--json'], { cwd: repo, home, input: 'from a pipe' });
     expect(run.code).toBe(0);
     expect(lastPrompt()).toBe('from a pipe');
+    expect(run.stderr).toBe('reading the prompt from stdin (end it with Ctrl-D, or pass the prompt as an argument)\n');
   });
 
   test('an argument plus piped stdin appends stdin as a <stdin> block', async () => {
@@ -55,8 +56,22 @@ describe('the prompt', () => {
     await runRig(['exec', 'summarize this'], { cwd: repo, home, input: 'line one\nline two' });
     expect(lastPrompt()).toBe('summarize this\n\n<stdin>\nline one\nline two\n</stdin>');
 
-    await runRig(['exec', 'summarize this'], { cwd: repo, home, input: 'ends with newline\n' });
+    const run = await runRig(['exec', 'summarize this'], { cwd: repo, home, input: 'ends with newline\n' });
     expect(lastPrompt()).toBe('summarize this\n\n<stdin>\nends with newline\n</stdin>');
+    expect(run.stderr).toBe('reading stdin to append to the prompt (redirect it from /dev/null to skip this)\n');
+  });
+
+  test('piped stdin that is only whitespace is not appended', async () => {
+    mock.enqueue({ text: 'ok' });
+    await runRig(['exec', 'just this'], { cwd: repo, home, input: ' \n\t\n' });
+    expect(lastPrompt()).toBe('just this');
+  });
+
+  test('stdin from /dev/null next to an argument is neither read as a pipe nor announced', async () => {
+    mock.enqueue({ text: 'ok' });
+    const run = await runRig(['exec', 'just this'], { cwd: repo, home });
+    expect(lastPrompt()).toBe('just this');
+    expect(run.stderr).toBe('');
   });
 
   test('an empty stdin with no argument is refused before any request', async () => {
