@@ -1,0 +1,31 @@
+// rig harness list [--json] | rig harness show ID [--wire W] [--provider P] [-m MODEL] [--json]
+import type { Command } from 'commander';
+
+export function registerHarness(program: Command): void {
+  const harness = program
+    .command('harness')
+    .description('list the harness profiles rig can present itself as, or show the first request one sends');
+
+  harness
+    .command('list', { isDefault: true })
+    .description('every harness (built-in, $RIG_HOME/harnesses/, trusted projects) with its wires, protocol and tools')
+    .option('--json', 'print a JSON array')
+    .action(async (flags: { json?: boolean }) => {
+      const { runHarnessList } = await import('../../frontends/harness/list.js');
+      process.exitCode = await runHarnessList(flags);
+    });
+
+  harness
+    .command('show')
+    .description('print the exact first request body rig would send with this harness (nothing is sent)')
+    .argument('<id>', 'harness id (see `rig harness list`)')
+    .option('--wire <wire>', 'responses, chat or messages (default: the provider\'s wire_api)')
+    .option('--provider <id>', 'model provider whose wire and settings to use (default: the configured one)')
+    .option('-m, --model <model>', 'model name in the request (default: the configured one)')
+    .option('--prompt <text>', 'the sample user prompt')
+    .option('--json', 'print {harness, provider, wire, model, body}')
+    .action(async (id: string, flags: { wire?: string; provider?: string; model?: string; prompt?: string; json?: boolean }) => {
+      const { runHarnessShow } = await import('../../frontends/harness/show.js');
+      process.exitCode = await runHarnessShow(id, flags);
+    });
+}

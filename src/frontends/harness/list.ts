@@ -1,0 +1,81 @@
+// `rig harness list [--json]`: every harness profile rig can find (built-in, $RIG_HOME/harnesses/,
+// trusted projects' .rig/harnesses/), with its wires, protocol and tools. A profile that does not
+// load or bind is listed with the reason, so a user can fix their file.
+import { findProjectRoot, isProjectTrusted, loadConfig, resolveRigHome } from '../../config/index.js';
+import { listProfileLocations, readProfileFile, type ProfileSearchOptions } from '../../harness/loader.js';
+import type { ProfileOrigin } from '../../harness/profile.js';
+import { bindHarness } from '../../tools/harness/registry.js';
+import { nativeCapabilities } from '../../tools/native/registry.js';
+import { defaultHarnessIo, type HarnessIo } from './io.js';
+
+export interface HarnessListEntry {
+  id: string;
+  origin: ProfileOrigin;
+  file: string;
+  description?: string;
+  wires?: string[];
+  protocol?: string;
+  tools?: { name: string; capability: string; exposure: string }[];
+  /** Why the profile does not load (`<file>: <field>: <problem>`). */
+  error?: string;
+}
+
+/** Where profiles are searched for this user in this directory. */
+export function profileSearch(io: Pick<HarnessIo, 'env' | 'cwd'>): ProfileSearchOptions {
+  const home = resolveRigHome(io.env);
+  let trusted: string[] = [];
+  try {
+    const { config, cwd } = loadConfig({ home, cwd: io.cwd, env: io.env });
+    if (isProjectTrusted(config, cwd)) trusted = [findProjectRoot(cwd, config.project_root_markers) ?? cwd];
+  } catch {
+    // A broken config.toml only hides project profiles here; `rig exec` reports it properly.
+  }
+  return { rigHome: home, trustedProjectRoots: trusted };
+}
+
+export function listHarnesses(search: ProfileSearchOptions): HarnessListEntry[] {
+  return listProfileLocations(search).map((location): HarnessListEntry => {
+    try {
+      const profile = readProfileFile(location.file, location.origin);
+      // Binding checks every capability id and option, as a session would.
+      bindHarness(profile, nativeCapabilities({ wire: profile.wires[0] ?? 'responses', modelAcceptsImages: true }));
+      return {
+        ...location,
+        description: profile.description,
+        wires: profile.wires,
+        protocol: profile.protocol,
+        tools: profile.tools.map((tool) => ({ name: tool.name, capability: tool.capability, exposure: tool.exposure })),
+      };
+    } catch (error) {
+      return { ...location, error: (error as Error).message };
+    }
+  });
+}
+
+function describeTools(tools: NonNullable<HarnessListEntry['tools']>): string {
+  if (tools.length === 0) return 'no tools';
+  return tools.map((tool) => (tool.exposure === 'advertised' ? tool.name : `${tool.name} (${tool.exposure})`)).join(', ');
+}
+
+export function formatHarnessList(entries: HarnessListEntry[]): string {
+  const width = Math.max(...entries.map((entry) => entry.id.length), 2);
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const head = `${entry.id.padEnd(width)}  ${entry.origin.padEnd(7)}`;
+    if (entry.error) {
+      lines.push(`${head}  BROKEN: ${entry.error}`);
+      continue;
+    }
+    lines.push(`${head}  ${entry.protocol ?? 'tools'}  wires: ${(entry.wires ?? []).join(', ')}`);
+    if (entry.description) lines.push(`${' '.repeat(width + 2)}${entry.description}`);
+    lines.push(`${' '.repeat(width + 2)}tools: ${describeTools(entry.tools ?? [])}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runHarnessList(flags: { json?: boolean }, io: HarnessIo = defaultHarnessIo()): Promise<number> {
+  const entries = listHarnesses(profileSearch(io));
+  io.stdout(flags.json ? `${JSON.stringify(entries, null, 2)}\n` : formatHarnessList(entries));
+  // Listing succeeds even with broken files; they are shown, not fatal.
+  return 0;
+}
