@@ -14,6 +14,8 @@ import { registerDelete } from './commands/delete.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerExecpolicy } from './commands/execpolicy.js';
+import { registerDemo } from './commands/demo.js';
+import { registerHarness } from './commands/harness.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -72,7 +74,8 @@ export function buildProgram(): Command {
       .passThroughOptions(),
   ).action(async (prompt: string | undefined, flags: CommonFlags) => {
     const { runExecCommand } = await import('../frontends/exec/run.js');
-    process.exitCode = await runExecCommand({ prompt, flags });
+    // Engine flags given before the subcommand (`rig -m x exec ...`) apply too; later ones win.
+    process.exitCode = await runExecCommand({ prompt, flags: { ...program.opts(), ...flags } as CommonFlags });
   });
 
   addExecOptions(
@@ -85,7 +88,7 @@ export function buildProgram(): Command {
       .option('--all', 'with --last, consider threads from every directory'),
   ).action(async (id: string | undefined, prompt: string | undefined, flags: CommonFlags, command: Command) => {
     const { runExecCommand } = await import('../frontends/exec/run.js');
-    const merged = { ...command.parent!.opts(), ...flags } as CommonFlags;
+    const merged = { ...program.opts(), ...command.parent!.opts(), ...flags } as CommonFlags;
     const resume = flags.last ? { last: true, all: Boolean(flags.all) } : { id };
     const text = flags.last ? id ?? prompt : prompt;
     if (!flags.last && !id) throw new CliError('exec resume needs a thread id, or --last (see `rig sessions list`)');
@@ -102,6 +105,16 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerDoctor(program);
   registerExecpolicy(program);
+  registerDemo(program);
+
+  // `rig [prompt...]`: run a task like `rig exec`; with no API key configured, the offline demo.
+  addCommonOptions(program)
+    .argument('[prompt...]', 'a task to run as `rig exec` does; with no API key set, runs `rig demo`')
+    .action(async (prompt: string[], flags: CommonFlags) => {
+      const { runDefault } = await import('../frontends/default-run.js');
+      process.exitCode = await runDefault(prompt, { flags });
+    });
+  registerHarness(program);
 
   return program;
 }
