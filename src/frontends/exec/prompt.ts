@@ -5,13 +5,35 @@ import { fstatSync, readFileSync } from 'node:fs';
 export class PromptError extends Error {}
 
 function readStdin(): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(0, 'utf8');
+    bytes = readFileSync(0);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // No stdin at all (closed descriptor) reads as empty.
     if (code === 'EAGAIN' || code === 'EOF' || code === 'EBADF') return '';
     throw error;
+  }
+  return decodeStdin(bytes);
+}
+
+/** UTF-8 (a BOM is dropped), or UTF-16 announced by its BOM, as editors on Windows write it. */
+export function decodeStdin(bytes: Uint8Array): string {
+  const startsWith = (...prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
+  try {
+    if (startsWith(0xff, 0xfe) && !startsWith(0xff, 0xfe, 0, 0)) return new TextDecoder('utf-16le', { fatal: true }).decode(bytes.subarray(2));
+    if (startsWith(0xfe, 0xff)) return new TextDecoder('utf-16be', { fatal: true }).decode(bytes.subarray(2));
+  } catch {
+    throw new PromptError('stdin starts with a UTF-16 byte-order mark but is not valid UTF-16: convert it to UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8`)');
+  }
+  if (startsWith(0xff, 0xfe, 0, 0) || startsWith(0, 0, 0xfe, 0xff)) {
+    throw new PromptError('stdin is UTF-32: convert it to UTF-8 (e.g. `iconv -f UTF-32 -t UTF-8`)');
+  }
+  try {
+    // ignoreBOM: false (the default) drops a leading UTF-8 BOM.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new PromptError('stdin is not valid UTF-8: convert it first (e.g. `iconv -f LATIN1 -t UTF-8 prompt.txt | rig exec -`)');
   }
 }
 
