@@ -162,6 +162,8 @@ async function readEvalLoop(session: Session, io: ReplIo, color: boolean): Promi
     unsubscribe();
     process.off('SIGINT', onInterrupt);
     reader.close();
+    // Leave the shell prompt on a line of its own after Ctrl-C or Ctrl-D at our prompt.
+    if (terminal) out('\n');
   }
   return exitCode;
 }
