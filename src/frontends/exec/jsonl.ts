@@ -1,10 +1,23 @@
 // `rig exec --json`: exactly Codex's exec event stream, one JSON object per line on stdout.
-import { isExecEvent, type ThreadEvent } from '../../protocol/index.js';
+import { isExecEvent, type ThreadEvent, type ThreadItemType } from '../../protocol/index.js';
+
+/** Item types codex exec prints; rig's own (user_message, context_compaction) stay out of the stream. */
+const CODEX_ITEM_TYPES: ReadonlySet<ThreadItemType> = new Set<ThreadItemType>([
+  'agent_message',
+  'reasoning',
+  'command_execution',
+  'file_change',
+  'mcp_tool_call',
+  'web_search',
+  'todo_list',
+  'error',
+]);
 
 export function createJsonlRenderer(write: (line: string) => void): (event: ThreadEvent) => void {
   const emit = (event: ThreadEvent) => write(`${JSON.stringify(event)}\n`);
   return (event) => {
     if (!isExecEvent(event)) return;
+    if ('item' in event && !CODEX_ITEM_TYPES.has(event.item.type)) return;
     // Codex reports the error that ends a turn twice: as a top-level `error` event when it happens,
     // then as the reason in `turn.failed`. Stream readers that watch for `error` rely on the first.
     if (event.type === 'turn.failed') emit({ type: 'error', message: event.error.message });

@@ -43,7 +43,12 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
     if (json) render({ type: 'item.completed', item: { id: session.thread.newItemId(), type: 'error', message: warning } });
     else stderr(`warning: ${warning}\n`);
   }
-  session.thread.subscribe(render);
+  // `/compact` is a turn of its own in codex exec's stream; rig frames it here, once.
+  const compacting = prompt.trim() === '/compact';
+  session.thread.subscribe((event) => {
+    if (compacting && (event.type === 'turn.started' || event.type === 'turn.completed' || event.type === 'turn.failed')) return;
+    render(event);
+  });
   // exec never prompts: anything that still asks for approval is declined.
   session.thread.subscribe((event) => {
     if (event.type === 'approval.requested') session.thread.answerApproval(event.request.id, 'deny');
@@ -64,9 +69,12 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   // commands' items complete then, before the final line.
   let verdict: () => number;
   try {
-    const result = prompt.trim() === '/compact'
+    if (compacting) render({ type: 'turn.started' });
+    const result = compacting
       ? await session.compact()
       : await session.thread.runTurn({ text: prompt, images: session.images }, session.outputSchema ? { outputSchema: session.outputSchema } : {});
+    if (compacting && result.status === 'completed') render({ type: 'turn.completed', usage: result.usage });
+    if (compacting && result.status === 'failed') render({ type: 'turn.failed', error: { message: result.error ?? 'compaction failed' } });
     if (result.status === 'failed') {
       // --json already carried the error and turn.failed.
       verdict = () => (json ? 1 : fail(result.error ?? 'turn failed'));
