@@ -7,6 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfileDir, listProfileLocations, readProfileFile } from '../../src/harness/loader.js';
+import { bindHarness } from '../../src/tools/harness/registry.js';
+import { nativeCapabilities } from '../../src/tools/native/registry.js';
+import { toDefinition } from '../../src/tools/spec.js';
+import type { ToolDefinition } from '../../src/protocol/index.js';
 import { startMockProvider, type MockWire } from '../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../support/workspace.js';
 import { requestSnapshot } from './normalize.js';
@@ -25,10 +29,30 @@ it('every built-in harness has a scenario', () => {
   expect(builtins.map((entry) => entry.id).sort()).toEqual(Object.keys(SCRIPTS).sort());
 });
 
-const cases = builtins.flatMap(({ id, file }) => readProfileFile(file, 'builtin').wires.map((wire) => ({ id, wire })));
+/** The tools of a wire body as {name, schema, extras}, whatever the wire's tool shape. */
+function wireTools(wire: MockWire, body: Record<string, unknown>): { name: string; schema?: unknown; rest: Record<string, unknown> }[] | undefined {
+  const tools = body['tools'] as Record<string, unknown>[] | undefined;
+  if (tools === undefined) return undefined;
+  return tools.map((tool) => {
+    if (wire === 'chat') {
+      const { name, description: _d, parameters, ...rest } = tool['function'] as Record<string, unknown>;
+      return { name: String(name), schema: parameters, rest };
+    }
+    const { name, description: _d, parameters, input_schema, type: _t, cache_control: _c, format: _f, ...rest } = tool;
+    return { name: String(name), schema: wire === 'messages' ? input_schema : parameters, rest };
+  });
+}
+
+/** What the profile says the model sees first: its advertised tools, bound as a session binds them. */
+function expectedTools(id: string, file: string, wire: MockWire): ToolDefinition[] {
+  const bound = bindHarness(readProfileFile(file, 'builtin'), nativeCapabilities({ wire, modelAcceptsImages: true }));
+  return bound.advertised.map(toDefinition);
+}
+
+const cases = builtins.flatMap(({ id, file }) => readProfileFile(file, 'builtin').wires.map((wire) => ({ id, file, wire })));
 
 describe.concurrent('rig exec --harness H on each wire it supports', () => {
-  for (const { id, wire } of cases) {
+  for (const { id, file, wire } of cases) {
     const script = SCRIPTS[id]!;
     it(`${id} on ${wire}`, ({ expect }) =>
       limit(async () => {
@@ -57,6 +81,21 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
             .map((event) => (event['item'] as { text: string }).text);
           expect(messages.at(-1)).toBe(script.finalMessage);
           expect(events.at(-1)?.['type']).toBe('turn.completed');
+
+          // The tool list on the wire is the profile's: names in order, schemas exactly (so required
+          // fields and enums too), extras merged; a text protocol sends no tool list at all.
+          const sent = wireTools(wire, mock.requests[0]!.body as Record<string, unknown>);
+          const expected = expectedTools(id, file, wire);
+          if (expected.length === 0) expect(sent).toBeUndefined();
+          else {
+            expect(sent?.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
+            expected.forEach((tool, index) => {
+              if (tool.kind === 'function') expect(sent?.[index]?.schema, tool.name).toEqual(tool.parameters);
+              // Responses function tools carry `strict` themselves (false unless an extra says otherwise).
+              const own = wire === 'responses' && tool.kind === 'function' ? { strict: false } : {};
+              expect(sent?.[index]?.rest, `${tool.name} extra fields`).toEqual({ ...own, ...tool.extras });
+            });
+          }
 
           await expect(requestSnapshot(mock.requests[0]!, { repo, home, now: started })).toMatchFileSnapshot(
             `./__snapshots__/first-request/${id}.${wire}.json`,
