@@ -29,7 +29,8 @@ export async function runSessionsList(input: ListCommandInput, io: SessionsIo = 
     const rows = index.listThreads(options);
     for (const notice of index.notices) io.stderr(`warning: ${notice}\n`);
     if (input.json) {
-      io.stdout(`${JSON.stringify(rows.map(threadJson), null, 2)}\n`);
+      // One thread per line: compact for thousands of threads, still easy to read and grep.
+      io.stdout(rows.length === 0 ? '[]\n' : `[\n${rows.map((row) => JSON.stringify(threadJson(row))).join(',\n')}\n]\n`);
       return 0;
     }
     if (rows.length === 0) {

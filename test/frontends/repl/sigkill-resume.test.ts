@@ -11,7 +11,8 @@ import { parseRollout, reconstructThread, scanRolloutFiles } from '../../../src/
 import { startMockProvider, type MockTurn } from '../../support/mock-provider/index.js';
 import { REPO_ROOT, removeDir, tempDir, type RunResult } from '../../support/workspace.js';
 
-const KILLS = 50;
+// RIG_KILL_COUNT lowers the count for a quick local run; the suite uses 50.
+const KILLS = Number(process.env['RIG_KILL_COUNT'] ?? 50);
 const LANES = 2;
 const STEPS = 4;
 const SEED = Number(process.env['RIG_KILL_SEED'] ?? 20261130);
