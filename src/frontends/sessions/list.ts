@@ -4,8 +4,7 @@
 // `--cwd DIR` names another directory; `--all` lists every directory. Archived threads are never
 // mixed in: `--archived` lists only them (with `--all` or `--cwd` as above).
 import path from 'node:path';
-import { resolveRigHome } from '../../config/load.js';
-import { openIndex, stateDbPath, type ListThreadsOptions } from '../../store/index.js';
+import { rigHome, openIndex, stateDbPath, type ListThreadsOptions } from '../../store/index.js';
 import { formatThreadTable, threadJson } from './format.js';
 import { defaultSessionsIo, type SessionsIo } from './io.js';
 
@@ -18,7 +17,7 @@ export interface ListCommandInput {
 }
 
 export async function runSessionsList(input: ListCommandInput, io: SessionsIo = defaultSessionsIo()): Promise<number> {
-  const home = resolveRigHome(io.env);
+  const home = rigHome(io.env);
   const index = await openIndex(home);
   try {
     const options: ListThreadsOptions = {
@@ -47,7 +46,7 @@ export async function runSessionsList(input: ListCommandInput, io: SessionsIo = 
 }
 
 export async function runSessionsReindex(io: SessionsIo = defaultSessionsIo()): Promise<number> {
-  const home = resolveRigHome(io.env);
+  const home = rigHome(io.env);
   const index = await openIndex(home);
   try {
     const result = index.reindex();

@@ -1,11 +1,10 @@
 // `rig archive`, `rig unarchive` and `rig delete`: move a thread's rollout to archived_sessions/
 // and back, or remove it for good (after asking, unless --yes).
-import { resolveRigHome } from '../../config/load.js';
-import { openIndex, type ThreadIndex, type ThreadRow } from '../../store/index.js';
+import { rigHome, openIndex, type ThreadIndex, type ThreadRow } from '../../store/index.js';
 import { defaultSessionsIo, type SessionsIo } from './io.js';
 
 async function withIndex<T>(io: SessionsIo, body: (index: ThreadIndex) => Promise<T> | T): Promise<T> {
-  const index = await openIndex(resolveRigHome(io.env));
+  const index = await openIndex(rigHome(io.env));
   try {
     return await body(index);
   } finally {
