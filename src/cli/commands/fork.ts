@@ -13,8 +13,10 @@ export function registerFork(program: Command): void {
       .option('--all', 'with --last or the picker, consider threads from every directory')
       .option('--full-history', 'print every turn of the history, not only the latest 20')
       .option('--print-only', 'print the history that would be copied and exit (creates no thread)'),
-  ).action(async (id: string | undefined, flags: ReplFlags) => {
+  ).action(async (id: string | undefined, own: ReplFlags, command: Command) => {
     const { runReplCommand } = await import('../../frontends/repl/run.js');
+    // Engine flags given before the subcommand (`rig -m x fork ...`) apply too; later ones win.
+    const flags = { ...command.parent?.opts(), ...own } as ReplFlags;
     process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: true, flags, printOnly: Boolean(flags.printOnly), fullHistory: Boolean(flags.fullHistory) });
   });
 }

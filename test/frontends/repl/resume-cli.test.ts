@@ -66,6 +66,12 @@ test('--print-only prints the history compactly and writes nothing', async () =>
   expect(mock.requests.length).toBe(requests);
 });
 
+test('engine flags before the subcommand apply too', async () => {
+  const run = await runRig(['-m', 'flag-model', 'resume', '--last', '--print-only'], { cwd: repo, home });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain(`resumed thread ${threadId} · flag-model · native ·`);
+});
+
 test('resume continues with piped prompts; the model receives the full old history', async () => {
   const oldHistory = inputOf(mock.requests.length);
   const previousAnswer = reconstructThread(readRollout(rolloutPath).records).history.at(-1);
