@@ -4,6 +4,7 @@
 
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import type { Node as SyntaxNode, Parser as TreeSitterParser } from 'web-tree-sitter';
 
 export interface BashParser {
@@ -30,6 +31,12 @@ export function loadBashParser(): Promise<BashParser> {
 }
 
 async function createBashParser(): Promise<BashParser> {
+  // Without this V8 recompiles the grammar with its optimizing wasm compiler on background
+  // threads, and the next child-process exit blocks the main thread until that finishes (~0.7 s
+  // on the first command of a session, plus ~40 MB RSS). The baseline compiler parses scripts of
+  // a command line's size just as fast. (src/model/transport/wasm-baseline.ts does the same
+  // before the first fetch; the flag only affects wasm compiled after it is set.)
+  v8.setFlagsFromString('--liftoff-only');
   const { Parser, Language } = await import('web-tree-sitter');
   await Parser.init();
   const require = createRequire(import.meta.url);

@@ -10,6 +10,7 @@ import type { ModelRequest } from '../types.js';
 import { classifyHttpError, connectionFailure, type ErrorContext } from './http-errors.js';
 import { backoffDelayMs, MAX_ADVISED_DELAY_MS, type RetryClock } from './retry.js';
 import { IdleTimeoutError, readSse } from './sse.js';
+import { useBaselineWasmCompiler } from './wasm-baseline.js';
 import { WireStreamError, type AttemptFailure, type WireAdapter } from './wire-adapter.js';
 
 export const STREAM_FAILURE_PREFIX = 'stream disconnected before completion: ';
@@ -110,6 +111,7 @@ async function* attempt(
     ...(config.envKey ? { envKey: config.envKey } : {}),
   };
   let response: Response;
+  useBaselineWasmCompiler();
   try {
     response = await config.fetch(config.url, { method: 'POST', headers, body, ...(signal ? { signal } : {}) });
   } catch (error) {
