@@ -9,7 +9,7 @@ import { shapeRequest, type ShapeEnvironment } from '../harness/request-shape.js
 import { folderListing } from '../harness/startup-context.js';
 import type { HarnessProfile } from '../harness/profile.js';
 import type { ModelClient, ModelRequest, WireApi } from '../model/types.js';
-import { textProtocolFor, wrapForTextProtocol } from '../harness/text-protocol/index.js';
+import { ReplayedCallsClient, textProtocolFor, wrapForTextProtocol } from '../harness/text-protocol/index.js';
 import { createFormatErrorTool } from '../tools/harness/format-error.js';
 import type { ProviderInfo } from '../model/providers.js';
 import { bindHarness } from '../tools/harness/registry.js';
@@ -29,7 +29,8 @@ export interface HarnessSetup {
   /**
    * The client the Thread samples through: for a text-protocol profile (SWE-agent, Terminus 2,
    * mini-swe-agent's sentinel) the driver that turns replies into hidden tool calls; otherwise
-   * `client` itself. A replay is never wrapped: its recording already holds the synthesized calls.
+   * `client` itself. A replay is not driven again (its recording holds the synthesized calls); it
+   * only gets back the calls that shaping removed from the requests (ReplayedCallsClient).
    */
   wrapClient: (client: ModelClient) => ModelClient;
 }
@@ -98,7 +99,10 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
       return [...advertisedDefinitions, ...loaded];
     },
     shape: (request) => shapeRequest(profile, request, environment),
-    wrapClient: (client) => (provider.id === 'replay' ? client : wrapForTextProtocol(client, textProtocol)),
+    wrapClient: (client) => {
+      if (provider.id !== 'replay') return wrapForTextProtocol(client, textProtocol);
+      return textProtocol ? new ReplayedCallsClient(client) : client;
+    },
   };
 }
 

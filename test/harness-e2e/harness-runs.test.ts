@@ -62,7 +62,8 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
         const started = new Date();
         try {
           mock.enqueue(...script.turns(repo));
-          const args = ['exec', '--json', '--harness', id, '--provider', script.provider, ...(script.flags ?? ['-s', 'workspace-write']), PROMPT];
+          // The issue's form: engine flags before the subcommand (`rig --harness H --provider P exec ...`).
+          const args = ['--harness', id, '--provider', script.provider, 'exec', '--json', ...(script.flags ?? ['-s', 'workspace-write']), PROMPT];
           const run = await runRig(args, { cwd: repo, home });
           expect(run.stderr, run.stderr).toBe('');
           expect(run.code).toBe(0);
