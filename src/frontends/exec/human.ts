@@ -1,16 +1,21 @@
-// Human output of `rig exec`: the answer streams to stdout; progress (commands, edits, plans,
-// retries) goes to stderr so `rig exec ... > answer.txt` captures only the answer.
+// Human output of `rig exec`: progress (commands, edits, plans, retries) goes to stderr, and stdout
+// carries only the answer, so `rig exec ... > answer.txt` captures just that. Agent messages either
+// stream to stdout as they arrive (a terminal) or are printed to stderr when complete, leaving stdout
+// to the caller, who writes the final answer there once the turn is over (a pipe or a file).
 import type { ThreadEvent, ThreadItem } from '../../protocol/index.js';
 
 export interface HumanRendererOptions {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   color: boolean;
+  /** 'stream' (the default): agent messages stream to stdout. 'stderr': each is printed to stderr when complete. */
+  agentMessages?: 'stream' | 'stderr';
 }
 
 export function createHumanRenderer(options: HumanRendererOptions): (event: ThreadEvent) => void {
   const dim = (text: string) => (options.color ? `\x1b[2m${text}\x1b[22m` : text);
   const bold = (text: string) => (options.color ? `\x1b[1m${text}\x1b[22m` : text);
+  const streaming = (options.agentMessages ?? 'stream') === 'stream';
   const streamed = new Set<string>();
   let lineOpen = false;
 
@@ -31,13 +36,18 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
         if (phase !== 'completed') return undefined;
         return item.changes.map((c) => `${bold(kindLetter(c.kind))} ${c.path}`).join('\n') + (item.status === 'failed' ? dim('  (failed)') : '');
       case 'todo_list':
+        // The completed list repeats the last update.
+        if (phase === 'completed') return undefined;
         return item.items.map((t) => `${t.completed ? '[x]' : '[ ]'} ${t.text}`).join('\n');
       case 'error':
         return `warning: ${item.message}`;
       case 'mcp_tool_call':
-        return phase === 'started' ? `${bold('mcp')} ${item.server}.${item.tool}` : undefined;
+        if (phase === 'started') return `${bold('mcp')} ${item.server}.${item.tool}`;
+        return phase === 'completed' && item.status === 'failed' ? dim(`  failed: ${item.error?.message ?? 'no reason given'}`) : undefined;
+      case 'web_search':
+        return phase === 'started' ? `${bold('search')} ${item.query}` : undefined;
       case 'reasoning':
-        return undefined;
+        return phase === 'completed' && item.text.trim() !== '' ? dim(`thinking: ${item.text.trim()}`) : undefined;
       default:
         return undefined;
     }
@@ -46,6 +56,7 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
   return (event) => {
     switch (event.type) {
       case 'item.agent_message.delta':
+        if (!streaming) return;
         streamed.add(event.item_id);
         options.stdout(event.delta);
         lineOpen = !event.delta.endsWith('\n');
@@ -55,6 +66,11 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
       case 'item.completed': {
         const phase = event.type.slice('item.'.length) as 'started' | 'updated' | 'completed';
         if (event.item.type === 'agent_message') {
+          if (phase !== 'completed') return;
+          if (!streaming) {
+            if (event.item.text !== '') options.stderr(event.item.text.endsWith('\n') ? event.item.text : `${event.item.text}\n`);
+            return;
+          }
           if (!streamed.has(event.item.id)) {
             options.stdout(event.item.text);
             lineOpen = !event.item.text.endsWith('\n');
@@ -69,6 +85,10 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
         }
         return;
       }
+      case 'model.retry':
+        // A retry starts the answer over: close the partial line rather than glue the next attempt to it.
+        endLine();
+        return;
       case 'approval.requested':
         endLine();
         options.stderr(`approval needed: ${event.request.kind === 'exec' ? event.request.command.join(' ') : event.request.paths.join(', ')}\n`);

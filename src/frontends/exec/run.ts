@@ -35,8 +35,13 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
     return fail(error instanceof Error ? error.message : String(error));
   }
 
-  const color = input.flags.color === 'always' || (input.flags.color !== 'never' && Boolean(process.stdout.isTTY) && !process.env['NO_COLOR']);
-  const render = json ? createJsonlRenderer(stdout) : createHumanRenderer({ stdout, stderr, color });
+  // Decorated output all goes to stderr; stdout carries only the answer, never coloured.
+  const color = input.flags.color === 'always' || (input.flags.color !== 'never' && Boolean(process.stderr.isTTY) && !process.env['NO_COLOR']);
+  // As codex exec: on a terminal the answer streams; into a pipe or file only the final answer goes.
+  const stdoutIsTerminal = Boolean(process.stdout.isTTY);
+  const render = json
+    ? createJsonlRenderer(stdout)
+    : createHumanRenderer({ stdout, stderr, color, agentMessages: stdoutIsTerminal ? 'stream' : 'stderr' });
   // thread.started is always the first event of the stream; config warnings follow as error items.
   render({ type: 'thread.started', thread_id: session.thread.id });
   for (const warning of session.warnings) {
@@ -85,7 +90,9 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
         return code;
       };
     } else {
-      const problem = writeLastMessage(input.flags.outputLastMessage, result.lastAgentMessage);
+      const answer = result.lastAgentMessage;
+      if (!json && !stdoutIsTerminal && !compacting && answer) stdout(answer.endsWith('\n') ? answer : `${answer}\n`);
+      const problem = writeLastMessage(input.flags.outputLastMessage, answer);
       verdict = () => (problem ? fail(problem) : 0);
     }
   } finally {

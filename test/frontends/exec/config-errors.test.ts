@@ -93,7 +93,7 @@ describe('unknown keys', () => {
 
     expect(human.code).toBe(0);
     expect(human.stdout).toBe('ran\n');
-    expect(human.stderr).toBe(`warning: ${file}:1: unknown config key "frobnicate" (ignored)\n`);
+    expect(human.stderr).toBe(`warning: ${file}:1: unknown config key "frobnicate" (ignored)\nran\n`);
   });
 
   test('in --json the warning is an error item right after thread.started', async () => {

@@ -59,7 +59,7 @@ describe('retries', () => {
 
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('ok\n');
-    expect(run.stderr).toBe("warning: Reconnecting... 1/4 (provider 'mock' returned HTTP 429: slow down)\n");
+    expect(run.stderr).toBe("warning: Reconnecting... 1/4 (provider 'mock' returned HTTP 429: slow down)\nok\n");
   });
 
   test('server errors beyond request_max_retries fail the run with exit 1 and the last error', async () => {
@@ -139,7 +139,7 @@ describe('broken streams', () => {
 
     expect(recovered.code).toBe(0);
     expect(recovered.stdout).toBe('whole answer\n');
-    expect(recovered.stderr).toBe('warning: Reconnecting... 1/1 (stream closed before response.completed)\n');
+    expect(recovered.stderr).toBe('warning: Reconnecting... 1/1 (stream closed before response.completed)\nwhole answer\n');
 
     mock.enqueue({ text: 'partial answer', cutAfterEvents: 3 }, { text: 'partial answer', cutAfterEvents: 3 });
     const failed = await runRig(['exec', '--json', ...cut, 'hi'], { cwd: repo, home: home() });

@@ -58,7 +58,7 @@ describe('the prompt', () => {
 
     const run = await runRig(['exec', 'summarize this'], { cwd: repo, home, input: 'ends with newline\n' });
     expect(lastPrompt()).toBe('summarize this\n\n<stdin>\nends with newline\n</stdin>');
-    expect(run.stderr).toBe('reading stdin to append to the prompt (redirect it from /dev/null to skip this)\n');
+    expect(run.stderr).toBe('reading stdin to append to the prompt (redirect it from /dev/null to skip this)\nok\n');
   });
 
   test('piped stdin that is only whitespace is not appended', async () => {
@@ -71,7 +71,7 @@ describe('the prompt', () => {
     mock.enqueue({ text: 'ok' });
     const run = await runRig(['exec', 'just this'], { cwd: repo, home });
     expect(lastPrompt()).toBe('just this');
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe('ok\n');
   });
 
   test('an empty stdin with no argument is refused before any request', async () => {
@@ -106,7 +106,7 @@ describe('-o, --output-last-message', () => {
     const run = await runRig(['exec', '-o', out, 'go'], { cwd: repo, home });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('the answer\n');
-    expect(run.stderr).toBe(`rig: cannot write --output-last-message ${out}: ENOENT\n`);
+    expect(run.stderr).toBe(`the answer\nrig: cannot write --output-last-message ${out}: ENOENT\n`);
   });
 });
 
@@ -148,7 +148,7 @@ describe('the git repository check', () => {
     appendFileSync(join(trusting, 'config.toml'), `\n[projects.${JSON.stringify(loose)}]\ntrust_level = "trusted"\n`);
     mock.enqueue({ text: 'ran' });
     const run = await runRig(['exec', 'hi'], { cwd: loose, home: trusting });
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe('ran\n');
     expect(run.code).toBe(0);
   });
 });

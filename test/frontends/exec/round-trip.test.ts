@@ -70,15 +70,19 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json on t
 });
 
 describe('rig exec human output', () => {
-  test('the answer goes to stdout, progress to stderr, and -o writes the final message', async () => {
-    mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'cat note.txt' } }] }, { text: 'Two lines.' });
+  test('stdout gets only the final answer; stderr the transcript; -o the final message', async () => {
+    mock.enqueue(
+      { text: 'Let me read it.', toolCalls: [{ name: 'exec_command', arguments: { cmd: 'cat note.txt' } }] },
+      { text: 'Two lines.' },
+    );
     const last = join(repo, '.git', 'last-message.txt');
 
     const run = await runRig(['exec', '--harness', 'native', '-o', last, 'read the note'], { cwd: repo, home: home('responses') });
 
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Two lines.\n');
-    expect(run.stderr).toBe('$ cat note.txt\n  exit 0, 2 lines of output\n');
+    // As codex exec: with stdout not a terminal, every message is on stderr and the last also on stdout.
+    expect(run.stderr).toBe('Let me read it.\n$ cat note.txt\n  exit 0, 2 lines of output\nTwo lines.\n');
     expect(readFileSync(last, 'utf8')).toBe('Two lines.');
   });
 });
