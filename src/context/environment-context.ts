@@ -1,5 +1,6 @@
 // The <environment_context> block (reference/context-and-state.md §2): sent at thread start and,
 // with only the changed fields, whenever the environment changes between turns.
+import { readlinkSync, statSync } from 'node:fs';
 import { userText, type MessageItem } from '../protocol/index.js';
 import { ENVIRONMENT_CONTEXT_CLOSE, ENVIRONMENT_CONTEXT_OPEN } from './contextual.js';
 
@@ -50,12 +51,53 @@ export function shellName(env: NodeJS.ProcessEnv = process.env): string | undefi
   return base.replace(/\.exe$/i, '') || undefined;
 }
 
-export function localTimezone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+// The first Intl call of a process loads ICU's locale data: 10-25 ms on the way to the first
+// model request. So the local zone is named from the system settings ICU itself reads (TZ, else
+// the /etc/localtime link, as Codex does), and today's date in it comes from Date's local-time
+// getters; Intl is the fallback when neither names a zone.
+const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+const ZONEINFO_DIRS = ['/usr/share/zoneinfo', '/usr/lib/zoneinfo', '/usr/share/lib/zoneinfo'];
+
+let systemZone: string | null | undefined;
+
+function isZoneFile(name: string): boolean {
+  if (!IANA_NAME.test(name)) return false;
+  return ZONEINFO_DIRS.some((dir) => statSync(`${dir}/${name}`, { throwIfNoEntry: false })?.isFile() === true);
 }
+
+/** The zone named by TZ or /etc/localtime, when it is an IANA name with a zoneinfo file; else null. */
+export function zoneFromSystem(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (process.platform === 'win32') return null;
+  const tz = env['TZ'];
+  if (tz !== undefined) {
+    const name = tz.replace(/^:/, '');
+    return isZoneFile(name) ? name : null;
+  }
+  try {
+    const target = readlinkSync('/etc/localtime');
+    const name = /zoneinfo\/(?:posix\/|right\/)?(.+)$/.exec(target)?.[1];
+    return name !== undefined && isZoneFile(name) ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+function cachedSystemZone(): string | null {
+  systemZone ??= zoneFromSystem();
+  return systemZone;
+}
+
+export function localTimezone(): string {
+  return cachedSystemZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** YYYY-MM-DD of `date` in `timezone`. */
 export function dateInTimezone(date: Date, timezone: string): string {
+  if (timezone === cachedSystemZone()) {
+    return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`;
+  }
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;

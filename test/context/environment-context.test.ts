@@ -9,6 +9,7 @@ import {
   shellName,
   type EnvironmentContextInput,
 } from '../../src/context/index.js';
+import { localTimezone, zoneFromSystem } from '../../src/context/environment-context.js';
 
 const base: EnvironmentContextInput = {
   cwd: '/repo',
@@ -79,5 +80,30 @@ describe('shellName', () => {
     expect(shellName({ SHELL: '/usr/bin/zsh' })).toBe('zsh');
     expect(shellName({ SHELL: 'C:\\Windows\\pwsh.exe' })).toBe('pwsh');
     expect(shellName({})).toBeUndefined();
+  });
+});
+
+describe('the local timezone without Intl', () => {
+  const haveZoneinfo = zoneFromSystem({ TZ: 'Asia/Tokyo' }) !== null;
+
+  it.runIf(haveZoneinfo)('takes an IANA name from TZ (with or without the leading colon)', () => {
+    expect(zoneFromSystem({ TZ: 'Asia/Tokyo' })).toBe('Asia/Tokyo');
+    expect(zoneFromSystem({ TZ: ':Europe/Berlin' })).toBe('Europe/Berlin');
+  });
+
+  it('leaves POSIX rules, unknown names and paths to Intl', () => {
+    expect(zoneFromSystem({ TZ: 'CET-1CEST,M3.5.0,M10.5.0/3' })).toBeNull();
+    expect(zoneFromSystem({ TZ: 'Nowhere/Atlantis' })).toBeNull();
+    expect(zoneFromSystem({ TZ: '../../etc/passwd' })).toBeNull();
+  });
+
+  it('names a zone whose dates match what Intl computes for it', () => {
+    const zone = localTimezone();
+    expect(zone).not.toBe('');
+    const intlDate = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+    for (let hour = 0; hour < 48; hour += 5) {
+      const date = new Date(Date.UTC(2026, 0, 31, hour, 30));
+      expect(dateInTimezone(date, zone)).toBe(intlDate(date));
+    }
   });
 });
