@@ -64,7 +64,8 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
           mock.enqueue(...script.turns(repo));
           // The issue's form: engine flags before the subcommand (`rig --harness H --provider P exec ...`).
           const args = ['--harness', id, '--provider', script.provider, 'exec', '--json', ...(script.flags ?? ['-s', 'workspace-write']), PROMPT];
-          const run = await runRig(args, { cwd: repo, home });
+          // A fixed shell and timezone: both reach the prompt and the environment context.
+          const run = await runRig(args, { cwd: repo, home, env: { SHELL: '/bin/bash', TZ: 'UTC' } });
           expect(run.stderr, run.stderr).toBe('');
           expect(run.code).toBe(0);
           expect(mock.remaining()).toBe(0);
