@@ -1,8 +1,27 @@
 // Bundles the CLI into dist/ with code splitting, so a command only loads the rooms it uses.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// `import { z } from 'zod'` keeps every export of zod's namespace, including `z.locales`: error
+// messages in ~50 languages, 370 kB that every command parsed at startup. rig only uses the
+// English messages zod installs by default, so `z.locales` (and `z.core.locales`) is cut down to `en`.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
+      return { path: 'zod-locales-en', namespace: 'zod-english-only', pluginData: { dir: `${dirname(args.resolveDir)}/locales` } };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: args.pluginData.dir,
+      loader: 'js',
+    }));
+  },
+};
 
 await build({
   entryPoints: { rig: 'src/cli/main.ts' },
@@ -17,5 +36,6 @@ await build({
   external: ['better-sqlite3', '@lydell/node-pty', 'web-tree-sitter', 'tree-sitter-bash'],
   define: { RIG_VERSION: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __rigCreateRequire } from 'node:module'; const require = __rigCreateRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 });
