@@ -76,6 +76,7 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
           expect(body(script.sawFileAt)).toContain('wrold');
           expect(body(script.sawRunAt)).toContain('Hello, world!');
           expect(mock.requests.every((request) => request.wire === wire)).toBe(true);
+          if (script.echoed) expect(body(script.echoed.at)).toContain(JSON.stringify(script.echoed.text).slice(1, -1));
 
           const events = jsonLines(run.stdout);
           const messages = events

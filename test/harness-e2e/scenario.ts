@@ -19,6 +19,8 @@ export interface HarnessScript {
   /** Request numbers (1-based) whose body must contain the file as read, and the run's output. */
   sawFileAt: number;
   sawRunAt: number;
+  /** Text protocols: a request that must carry the model's own earlier reply text. */
+  echoed?: { at: number; text: string };
   /** Extra `rig exec` flags (Terminus drives a tmux server that must outlive each command). */
   flags?: string[];
 }
@@ -155,6 +157,7 @@ export const SCRIPTS: Record<string, HarnessScript> = {
       text('DISCUSSION\nThe greeting is right now.\n\n```\nsubmit\n```'),
     ],
     finalMessage: 'DISCUSSION\nThe greeting is right now.\n\n```\nsubmit\n```',
+    echoed: { at: 5, text: 'DISCUSSION\nNow run it.' },
     sawFileAt: 3,
     sawRunAt: 5,
   },
@@ -170,6 +173,7 @@ export const SCRIPTS: Record<string, HarnessScript> = {
     finalMessage: JSON.stringify({ analysis: 'The greeting is right.', plan: 'The greeting is right.', commands: [], task_complete: true }, null, 2),
     sawFileAt: 3,
     sawRunAt: 5,
+    echoed: { at: 5, text: '"analysis": "Run it."' },
     // The tmux server started by the first command must survive it, so no per-command sandbox.
     flags: ['-s', 'danger-full-access'],
   },
