@@ -141,6 +141,14 @@ describe('the git repository check', () => {
     expect(run.stdout).toBe('ran\n');
   });
 
+  test('--yolo skips the check too (as in codex exec), with a warning', async () => {
+    mock.enqueue({ text: 'ran' });
+    const run = await runRig(['exec', '--yolo', 'hi'], { cwd: scratch('loose'), home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('ran\n');
+    expect(run.stderr).toBe('warning: running with --dangerously-bypass-approvals-and-sandbox: commands run WITHOUT a sandbox and WITHOUT asking\nran\n');
+  });
+
   test('a directory marked trusted in config.toml needs no flag', async () => {
     const loose = scratch('loose');
     const trusting = tempRigHome({ url: mock.url });
