@@ -118,7 +118,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
   if (resumed) {
     warnings.push(...resumed.warnings);
     // A resumed thread keeps its directory unless the command line names another.
-    if (!flags.cd && resumed.meta?.cwd) cwd = resumed.meta.cwd;
+    const recordedCwd = resumed.turnContext?.cwd ?? resumed.meta?.cwd;
+    if (!flags.cd && recordedCwd) cwd = recordedCwd;
   }
 
   // A resumed thread keeps the provider and model it ran with unless the command line names others.
@@ -156,7 +157,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     model,
     cwd,
     home,
-    ...(flags.harness ? { requested: flags.harness } : resumed?.meta?.harness && !config.harness ? { requested: resumed.meta.harness } : {}),
+    ...(flags.harness ? { requested: flags.harness } : recordedHarness(resumed) ? { requested: recordedHarness(resumed)! } : {}),
     shellName: basename(shell.path),
   });
   const protectedVars = Object.values(config.model_providers)
@@ -224,12 +225,12 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     id: threadId,
     cwd,
     model,
-    client,
+    client: harness.wrapClient(client),
     tools: harness.tools,
     advertisedTools: harness.advertised,
     instructions: config.model_instructions_file ? readFileSync(config.model_instructions_file, 'utf8') : '',
     capabilities: safety.capabilities,
-    ...(resumed ? { history: resumed.history } : {}),
+    ...(resumed ? { history: closeDanglingCalls(resumed.history) } : {}),
     initialContext,
     maxTurnSteps: config.max_turn_steps,
     ...(recorder ? { recorder } : {}),
@@ -270,6 +271,40 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
       recorder?.close();
     },
   };
+}
+
+/** The harness a resumed thread last ran with (the newest turn context, else its meta line). */
+function recordedHarness(resumed: { turnContext?: { harness?: string }; meta?: { harness?: string } } | undefined): string | undefined {
+  return resumed?.turnContext?.harness ?? resumed?.meta?.harness;
+}
+
+/**
+ * A process killed between a tool call and its output leaves a call with no result, which every
+ * wire rejects. Give such calls an output saying what happened.
+ */
+export function closeDanglingCalls(history: ConversationItem[]): ConversationItem[] {
+  const answered = new Set(
+    history.flatMap((item) => (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? [item.call_id] : [])),
+  );
+  const output = 'aborted: the session ended before this call returned; check the state before relying on it';
+  const out: ConversationItem[] = [];
+  let pending: ConversationItem[] = [];
+  // Outputs go after the step's calls and outputs, before the next message, as wires expect.
+  const flush = () => {
+    out.push(...pending);
+    pending = [];
+  };
+  for (const item of history) {
+    if (item.type === 'message') flush();
+    out.push(item);
+    if (item.type === 'function_call' && !answered.has(item.call_id)) {
+      pending.push({ type: 'function_call_output', call_id: item.call_id, output, is_error: true });
+    } else if (item.type === 'custom_tool_call' && !answered.has(item.call_id)) {
+      pending.push({ type: 'custom_tool_call_output', call_id: item.call_id, output, is_error: true });
+    }
+  }
+  flush();
+  return out;
 }
 
 function withBaseUrl(config: RigConfig): Record<string, Partial<ProviderInfo>> {

@@ -54,9 +54,9 @@ export class RolloutWriter {
 
   /** Reopens an existing rollout to append (resume). A torn last line is closed off first. */
   static open(options: OpenRolloutOptions): RolloutWriter {
+    closeOffTornTail(options.path);
     const fd = openForAppend(options.path, 'a');
     const writer = new RolloutWriter(options.path, fd, createRedactor(options.secrets ?? []));
-    if (!endsWithNewline(options.path)) fs.writeSync(fd, '\n');
     return writer;
   }
 
@@ -104,15 +104,49 @@ function openForAppend(file: string, flags: 'wx' | 'a'): number {
   }
 }
 
-function endsWithNewline(file: string): boolean {
-  const fd = fs.openSync(file, 'r');
+/**
+ * A rollout whose last line was cut off by a crash: drop the fragment (the reader skips it anyway)
+ * so new records do not turn it into a corrupt line in the middle. A last line that is complete
+ * JSON but lacks its newline is kept and terminated instead.
+ */
+function closeOffTornTail(file: string): void {
+  let fd: number;
   try {
-    const size = fs.fstatSync(fd).size;
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    fs.readSync(fd, last, 0, 1, size - 1);
-    return last[0] === 0x0a;
+    fd = fs.openSync(file, 'r+');
+  } catch {
+    return; // openForAppend reports a missing or unwritable file with a better message
+  }
+  try {
+    closeOffTornTailOf(fd);
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+function closeOffTornTailOf(fd: number): void {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return;
+  const chunkSize = 64 * 1024;
+  let end = size;
+  let fragment = Buffer.alloc(0);
+  while (end > 0) {
+    const start = Math.max(0, end - chunkSize);
+    const chunk = Buffer.alloc(end - start);
+    fs.readSync(fd, chunk, 0, chunk.length, start);
+    const newline = chunk.lastIndexOf(0x0a);
+    if (newline !== -1) {
+      fragment = Buffer.concat([chunk.subarray(newline + 1), fragment]);
+      end = start + newline + 1;
+      break;
+    }
+    fragment = Buffer.concat([chunk, fragment]);
+    end = start;
+  }
+  if (fragment.length === 0) return;
+  try {
+    JSON.parse(fragment.toString('utf8'));
+    fs.writeSync(fd, '\n', size);
+  } catch {
+    fs.ftruncateSync(fd, end);
   }
 }

@@ -197,3 +197,22 @@ describe('Thread turn loop', () => {
     expect(client.requests[1]!.input.at(-1)).toEqual({ type: 'function_call_output', call_id: 'call_echo', output: 'deny' });
   });
 });
+
+import { closeDanglingCalls } from '../../src/core/session.js';
+
+describe('closeDanglingCalls', () => {
+  it('answers calls a killed process left without output, after the step and before the next message', () => {
+    const history = [
+      { type: 'message' as const, role: 'user' as const, content: [{ type: 'input_text' as const, text: 'go' }] },
+      { type: 'function_call' as const, call_id: 'a', name: 'x', arguments: '{}' },
+      { type: 'function_call' as const, call_id: 'b', name: 'x', arguments: '{}' },
+      { type: 'function_call_output' as const, call_id: 'a', output: 'done' },
+      { type: 'message' as const, role: 'user' as const, content: [{ type: 'input_text' as const, text: 'next' }] },
+    ];
+    const closed = closeDanglingCalls(history);
+    expect(closed.map((i) => (i.type === 'message' ? 'msg' : `${i.type}:${i.call_id}`))).toEqual([
+      'msg', 'function_call:a', 'function_call:b', 'function_call_output:a', 'function_call_output:b', 'msg',
+    ]);
+    expect(closed[4]).toMatchObject({ is_error: true, output: expect.stringMatching(/^aborted: /) });
+  });
+});

@@ -140,7 +140,7 @@ test('--harness on resume wins and is recorded in the turn context', async () =>
 // config.toml's harness beat it) instead of the newest turn_context, so after `resume --harness X`
 // a plain resume goes back to the first harness. Drop `.fails` when it prefers
 // turnContext.harness ?? meta.harness (as it now does for the model).
-test.fails('a plain resume keeps the harness the thread last ran with', async () => {
+test('a plain resume keeps the harness the thread last ran with', async () => {
   const run = await runRig(['resume', '--last', '--print-only'], { cwd: repo, home });
   expect(run.stdout).toContain(`resumed thread ${threadId} · other-model · minimal ·`);
 });

@@ -49,6 +49,6 @@ test('resume shows the history up to the torn line and continues', async () => {
 // Tripwire for a store fix: RolloutWriter.open terminates a torn last line with "\n" instead of
 // cutting it off, so the fragment becomes a corrupt line in the middle and every later read warns.
 // When the writer truncates the fragment instead, this starts passing: drop `.fails` then.
-test.fails('after resuming, the torn fragment does not linger as a corrupt line', () => {
+test('after resuming, the torn fragment does not linger as a corrupt line', () => {
   expect(parseRollout(readFileSync(rollout, 'utf8')).warnings).toEqual([]);
 });
