@@ -11,6 +11,12 @@ const BUFFER_KEY = 'harness.terminal.buffer';
 const MARK = '__RIG_TMUX_SCREEN__';
 const SPECIAL_KEYS = new Set(['C-c', 'C-d', 'C-z', 'C-l', 'Enter', 'Escape', 'Tab', 'Up', 'Down', 'Left', 'Right']);
 
+/** tmux talks to its server over a unix socket, which the sandbox's syscall filter refuses. */
+const SOCKET_DENIED = /error connecting to \S+ \(Operation not permitted\)/;
+export const SANDBOX_BLOCKS_TMUX =
+  'The terminal cannot start: tmux needs a unix socket to its server, and the sandbox blocks sockets. ' +
+  'Run rig with -s danger-full-access (or --yolo) to use the Terminus 2 harness.';
+
 export function tmuxSessionName(threadId: string): string {
   return `rig-t2-${createHash('sha256').update(threadId).digest('hex').slice(0, 12)}`;
 }
@@ -101,6 +107,7 @@ export function createTmuxTool(tool: ResolvedTool): ToolSpec {
         displayCommand: commands.map((command) => command.keystrokes).join(''),
       });
       if (outcome.declined) return fail(outcome.declined);
+      if (outcome.exitCode !== 0 && SOCKET_DENIED.test(outcome.output)) return fail(SANDBOX_BLOCKS_TMUX);
       if (outcome.exitCode !== 0) return fail(`The terminal driver failed (exit ${outcome.exitCode ?? 'none'}${outcome.timedOut ? ', timed out' : ''}):\n${outcome.output}`);
       const at = outcome.output.lastIndexOf(`${MARK}\n`);
       const buffer = at === -1 ? outcome.output : outcome.output.slice(0, at);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { terminalObservation, tmuxSessionName, tmuxScript } from '../../../src/tools/harness/terminal.js';
+import { SANDBOX_BLOCKS_TMUX, createTmuxTool, terminalObservation, tmuxSessionName, tmuxScript } from '../../../src/tools/harness/terminal.js';
 import { bound } from './bind.js';
 import { call, fakeContext } from './fake-context.js';
 
@@ -52,5 +52,15 @@ describe('terminus-2 keystrokes on a real tmux session', () => {
     const ctx = fakeContext();
     expect((await call(bound('terminus-2').byName.get('keystrokes'), { commands: [{ duration: 1 }] }, ctx)).success).toBe(false);
     expect(ctx.execCalls).toEqual([]);
+  });
+});
+
+describe('terminal under a sandbox that blocks sockets', () => {
+  it('says why the terminal cannot start and how to run it', async () => {
+    const ctx = fakeContext({
+      exec: () => ({ exitCode: 1, output: 'error connecting to /tmp/tmux-0/default (Operation not permitted)\n', totalBytes: 0, wallTimeMs: 1, timedOut: false }),
+    });
+    const tool = createTmuxTool({ name: 'keystrokes', capability: 'terminal.tmux', options: {}, exposure: 'hidden', extras: {}, at: 'tools[0]' });
+    expect(await call(tool, { commands: [{ keystrokes: 'ls\n', duration: 0 }] }, ctx)).toEqual({ success: false, text: SANDBOX_BLOCKS_TMUX });
   });
 });
