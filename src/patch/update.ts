@@ -35,6 +35,47 @@ export function splitKeepingEndings(contents: string): { lines: SourceLine[]; pr
   return { lines, preferredEnding: preferredEnding ?? '\n' };
 }
 
+/**
+ * A file's lines without their terminators, and where each line starts in the text
+ * (`starts[lines.length]` is the text's length), so runs of untouched lines are copied as one
+ * slice instead of line by line: a 100-chunk patch on a 20,000-line file does 200 copies, not 40,000.
+ */
+interface LineTable {
+  texts: string[];
+  starts: number[];
+  /** The last line has no terminator; copying it out adds `preferredEnding`, as Codex does. */
+  lastUnterminated: boolean;
+  preferredEnding: string;
+}
+
+function lineTable(contents: string): LineTable {
+  if (!contents.includes('\r')) {
+    const texts = contents.split('\n');
+    // split() yields a final '' after a trailing newline (or for empty text): not a line.
+    const lastUnterminated = texts[texts.length - 1] !== '';
+    if (!lastUnterminated) texts.pop();
+    const starts = new Array<number>(texts.length + 1);
+    let offset = 0;
+    for (let i = 0; i < texts.length; i++) {
+      starts[i] = offset;
+      offset += (texts[i] as string).length + 1;
+    }
+    starts[texts.length] = contents.length;
+    return { texts, starts, lastUnterminated, preferredEnding: '\n' };
+  }
+  const { lines, preferredEnding } = splitKeepingEndings(contents);
+  const texts = new Array<string>(lines.length);
+  const starts = new Array<number>(lines.length + 1);
+  let offset = 0;
+  lines.forEach((line, i) => {
+    texts[i] = line.text;
+    starts[i] = offset;
+    offset += line.text.length + line.ending.length;
+  });
+  starts[lines.length] = contents.length;
+  return { texts, starts, lastUnterminated: lines.length > 0 && lines[lines.length - 1]!.ending === '', preferredEnding };
+}
+
 interface Replacement {
   start: number;
   oldLength: number;
@@ -52,45 +93,56 @@ interface Replacement {
 export function applyUpdateChunks(original: string, chunks: readonly UpdateChunk[], displayPath: string): string {
   // A byte-order mark belongs to the file, not to its first line: keep it out of matching.
   const bom = original.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const { lines, preferredEnding } = splitKeepingEndings(bom ? original.slice(1) : original);
-  const index = new LineIndex(lines.map((line) => line.text));
-  const replacements = locateChunks(index, chunks, displayPath);
-  const out: string[] = [];
-  let cursor = 0;
-  const emit = (text: string, ending: string): void => {
-    out.push(text, ending === '' ? preferredEnding : ending);
+  const contents = bom ? original.slice(1) : original;
+  const table = lineTable(contents);
+  const { texts, starts, preferredEnding } = table;
+  const replacements = locateChunks(new LineIndex(texts), chunks, displayPath);
+  const out: string[] = [bom];
+  /** Source lines [from, to) with their own terminators. */
+  const copy = (from: number, to: number): void => {
+    if (from >= to) return;
+    out.push(contents.slice(starts[from], starts[to]));
+    if (to === texts.length && table.lastUnterminated) out.push(preferredEnding);
   };
+  const add = (text: string): void => {
+    out.push(text, preferredEnding);
+  };
+  let cursor = 0;
   for (const r of replacements) {
     if (r.start < cursor) {
       throw new PatchApplyError(`Chunks overlap in ${displayPath}: each chunk must come after the previous one`, displayPath);
     }
-    for (; cursor < r.start; cursor++) emitSource(lines[cursor], emit);
+    copy(cursor, r.start);
     if (r.ops !== undefined) {
       let source = r.start;
       let added = 0;
+      let contextFrom = -1;
       for (const op of r.ops) {
         if (op === ' ') {
-          emitSource(lines[source], emit);
+          if (contextFrom < 0) contextFrom = source;
           source += 1;
           added += 1;
-        } else if (op === '-') {
+          continue;
+        }
+        if (contextFrom >= 0) {
+          copy(contextFrom, source);
+          contextFrom = -1;
+        }
+        if (op === '-') {
           source += 1;
         } else {
-          emit(r.newLines[added] as string, preferredEnding);
+          add(r.newLines[added] as string);
           added += 1;
         }
       }
+      if (contextFrom >= 0) copy(contextFrom, source);
     } else {
-      for (const text of r.newLines) emit(text, preferredEnding);
+      for (const text of r.newLines) add(text);
     }
     cursor = r.start + r.oldLength;
   }
-  for (; cursor < lines.length; cursor++) emitSource(lines[cursor], emit);
-  return bom + out.join('');
-}
-
-function emitSource(line: SourceLine | undefined, emit: (text: string, ending: string) => void): void {
-  if (line) emit(line.text, line.ending);
+  copy(cursor, texts.length);
+  return out.join('');
 }
 
 function locateChunks(index: LineIndex, chunks: readonly UpdateChunk[], displayPath: string): Replacement[] {
