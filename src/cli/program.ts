@@ -55,7 +55,10 @@ function addExecOptions(command: Command): Command {
     .option('-i, --image <file>', 'attach image(s) to the prompt (repeatable or comma-separated)', collectImages)
     .option('--skip-git-repo-check', 'allow running outside a git repository')
     .option('--ephemeral', 'do not write a rollout for this session')
-    .addOption(new Option('--color <when>', 'colour human output').choices(['always', 'never', 'auto']).default('auto'));
+    .addOption(new Option('--color <when>', 'colour human output').choices(['always', 'never', 'auto']).default('auto'))
+    // The Codex SDK passes these when its threadSource / cyberAccessProgram options are set.
+    .option('--thread-source <source>', 'accepted for Codex SDK compatibility (its threadSource option); not used yet')
+    .option('--cyber-access-program <program>', 'accepted for Codex SDK compatibility (an OpenAI-only turn option); ignored');
 }
 
 export function buildProgram(): Command {
@@ -121,7 +124,12 @@ export function buildProgram(): Command {
 
 export async function runCli(args: string[]): Promise<void> {
   const program = buildProgram();
-  program.exitOverride();
+  // Subcommands copy settings when created, so each needs its own override to reach reportError.
+  const overrideExits = (command: Command): void => {
+    command.exitOverride();
+    for (const sub of command.commands) overrideExits(sub);
+  };
+  overrideExits(program);
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
@@ -132,7 +140,8 @@ export async function runCli(args: string[]): Promise<void> {
 function reportError(error: unknown): number {
   const code = (error as { code?: string }).code;
   if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return 0;
-  if (typeof code === 'string' && code.startsWith('commander.')) return (error as { exitCode?: number }).exitCode ?? 2;
+  // A usage error (unknown flag, bad choice, missing argument): commander printed it; 2 as clap and getopt use.
+  if (typeof code === 'string' && code.startsWith('commander.')) return 2;
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`rig: ${message}\n`);
   return error instanceof CliError ? error.exitCode : 1;
