@@ -66,9 +66,9 @@ describe('the built CLI', () => {
     }
   });
 
-  test('an unknown flag is refused with a pointer to --help', async () => {
+  test('an unknown flag is a usage error (exit 2) with a pointer to --help', async () => {
     const run = await runRig(['exec', '--no-such-flag', 'hi'], { cwd: home, home });
-    expect(run.code).not.toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stderr).toBe("error: unknown option '--no-such-flag'\n(run with --help for usage)\n");
   });
 });

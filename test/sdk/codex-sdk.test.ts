@@ -202,6 +202,13 @@ describe('run()', () => {
     // As in codex exec, nobody is there to answer: the SDK's approvalPolicy gives way to "never".
     expect(context).toContain('<approval_policy>never</approval_policy>');
   });
+
+  test('threadSource and cyberAccessProgram, which the SDK turns into flags of their own, are accepted', async () => {
+    mock.enqueue({ text: 'fine' });
+    const thread = codex().startThread({ ...threadOptions(), threadSource: 'sdk-test' });
+    const turn = await thread.run('hi', { cyberAccessProgram: 'standard' });
+    expect(turn.finalResponse).toBe('fine');
+  });
 });
 
 describe('runStreamed()', () => {

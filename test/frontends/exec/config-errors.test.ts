@@ -150,11 +150,10 @@ describe('bad -c overrides', () => {
     });
   });
 
-  test('a flag value outside its choices is a usage error', async () => {
+  test('a flag value outside its choices is a usage error (exit 2)', async () => {
     const { home } = homeWith([]);
     const run = await runRig(['exec', '--sandbox', 'nope', 'hi'], { cwd: repo, home });
-    // commander reports exit status 1 here; clap (Codex) would use 2.
-    expect(run.code).not.toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       "error: option '-s, --sandbox <mode>' argument 'nope' is invalid. Allowed choices are read-only, workspace-write, danger-full-access.\n(run with --help for usage)\n",
     );
