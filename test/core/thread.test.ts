@@ -210,7 +210,7 @@ describe('closeDanglingCalls', () => {
       { type: 'message' as const, role: 'user' as const, content: [{ type: 'input_text' as const, text: 'next' }] },
     ];
     const closed = closeDanglingCalls(history);
-    expect(closed.map((i) => (i.type === 'message' ? 'msg' : `${i.type}:${i.call_id}`))).toEqual([
+    expect(closed.map((i) => (i.type === 'message' ? 'msg' : `${i.type}:${'call_id' in i ? i.call_id : ''}`))).toEqual([
       'msg', 'function_call:a', 'function_call:b', 'function_call_output:a', 'function_call_output:b', 'msg',
     ]);
     expect(closed[4]).toMatchObject({ is_error: true, output: expect.stringMatching(/^aborted: /) });

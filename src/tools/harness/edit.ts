@@ -121,7 +121,6 @@ function successText(style: Style, ctx: ToolContext, absolute: string, edits: nu
 }
 
 async function createWithEmptyOld(style: Style, absolute: string, content: string, ctx: ToolContext): Promise<ToolResult> {
-  if (!ctx.caps.canWrite(absolute)) return fail(`Edit failed: sandbox policy denied write access to ${absolute}`);
   const outcome = await ctx.caps.applyChanges([{ path: absolute, kind: 'add', content }]);
   if (!outcome.ok) return fail(`Edit failed: ${outcome.message}`);
   recordFileState(ctx, absolute, content);
@@ -172,7 +171,6 @@ async function editFileTool(style: Style, readFirst: boolean, args: Args, ctx: T
       replaced += 1;
     }
   }
-  if (!ctx.caps.canWrite(absolute)) return fail(`Edit failed: sandbox policy denied write access to ${absolute}`);
   const edit: FileEdit = { path: absolute, kind: 'update', content, expectedContent: original };
   const outcome = await ctx.caps.applyChanges([edit]);
   if (!outcome.ok) return fail(`Edit failed: ${outcome.message}`);

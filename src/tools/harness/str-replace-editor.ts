@@ -55,7 +55,6 @@ function listTwoLevels(root: string): string[] {
 }
 
 async function writeWithHistory(ctx: ToolContext, path: string, before: string | undefined, after: string): Promise<string | null> {
-  if (!ctx.caps.canWrite(path)) return `sandbox policy denied write access to ${path}`;
   const outcome = await ctx.caps.applyChanges([
     before === undefined ? { path, kind: 'add', content: after } : { path, kind: 'update', content: after, expectedContent: before },
   ]);
@@ -145,7 +144,6 @@ async function runEditor(args: Args, ctx: ToolContext): Promise<ToolResult> {
     case 'undo_edit': {
       const previous = history(ctx).get(path)?.pop();
       if (previous === undefined) return fail(`No edit history found for ${path}.`);
-      if (!ctx.caps.canWrite(path)) return fail(`sandbox policy denied write access to ${path}`);
       const outcome = await ctx.caps.applyChanges([{ path, kind: 'update', content: previous, expectedContent: content }]);
       if (!outcome.ok) return fail(outcome.message);
       recordFileState(ctx, path, previous);

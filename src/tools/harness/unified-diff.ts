@@ -47,7 +47,6 @@ export function createUnifiedDiffTool(tool: ResolvedTool): ToolSpec {
         }
       }
       if (edits.length === 0) return fail('apply_patch failed: give patch or changes');
-      for (const edit of edits) if (!ctx.caps.canWrite(edit.path)) return fail(`apply_patch failed: sandbox policy denied write access to ${edit.path}`);
       const outcome = await ctx.caps.applyChanges(edits);
       if (!outcome.ok) return fail(`apply_patch failed: ${outcome.message}`);
       for (const edit of edits) if (edit.content !== undefined) recordFileState(ctx, edit.path, edit.content);

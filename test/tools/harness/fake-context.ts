@@ -60,6 +60,9 @@ export function fakeContext(options: { exec?: (request: ExecRequest) => ExecOutc
         return { exitCode: 0, output: '', totalBytes: 0, wallTimeMs: 0, timedOut: false };
       },
       async applyChanges(edits) {
+        // Like the orchestrator under approval policy never: writes outside the root are refused.
+        const outside = edits.find((edit) => !edit.path.startsWith(root));
+        if (outside) return { ok: false, message: `writing outside of the project; rejected by user approval settings (${outside.path})` };
         for (const edit of edits) {
           if (edit.kind === 'update' && edit.expectedContent !== undefined) {
             const now = readFileSync(edit.path, 'utf8');
