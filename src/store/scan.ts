@@ -23,13 +23,11 @@ function entries(dir: string): fs.Dirent[] {
 function addFile(out: Map<string, RolloutFileStat>, dir: string, name: string, archived: boolean): void {
   const parsed = parseRolloutFileName(name);
   if (!parsed || out.has(parsed.threadId)) return;
-  const file = path.join(dir, name);
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return; // removed between readdir and stat
-  }
+  // dir is already normalised and name is a plain entry name: no need for path.join per file.
+  const file = `${dir}${path.sep}${name}`;
+  // Removed between readdir and stat: no entry, no exception to build.
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return;
   out.set(parsed.threadId, {
     threadId: parsed.threadId,
     path: file,

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { archivedSessionsDir, parseRolloutFileName, sessionsDir, stateDbPath } from './home.js';
-import { migrate } from './index-schema.js';
+import { migrate, SCHEMA_VERSION } from './index-schema.js';
 import { readRollout } from './rollout-reader.js';
 import { summarizeRollout } from './reconstruct.js';
 import { scanRolloutFiles, type RolloutFileStat } from './scan.js';
@@ -92,6 +92,9 @@ const UPSERT_SQL = `INSERT INTO threads (id, rollout_path, cwd, title, created_a
   git_branch=excluded.git_branch, git_sha=excluded.git_sha, forked_from_id=excluded.forked_from_id,
   file_size=excluded.file_size, file_mtime_ms=excluded.file_mtime_ms`;
 
+type KnownRow = Pick<DbRow, 'id' | 'rollout_path' | 'file_size' | 'file_mtime_ms' | 'archived_at'>;
+type KnownRowValues = [string, string, number, number, number | null];
+
 function toThreadRow(row: DbRow): ThreadRow {
   return {
     id: row.id,
@@ -114,6 +117,41 @@ function toThreadRow(row: DbRow): ThreadRow {
     gitBranch: row.git_branch,
     gitSha: row.git_sha,
     forkedFromId: row.forked_from_id,
+  };
+}
+
+const LISTED_COLUMNS = [
+  'id', 'rollout_path', 'cwd', 'title', 'created_at', 'updated_at', 'model', 'model_provider', 'harness', 'archived',
+  'archived_at', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'git_branch',
+  'git_sha', 'forked_from_id',
+] as const;
+type ListedRowValues = [
+  string, string, string, string, number, number, string | null, string | null, string | null, number,
+  number | null, number, number, number, number, string | null, string | null, string | null,
+];
+
+function threadRowFromValues(v: ListedRowValues): ThreadRow {
+  return {
+    id: v[0],
+    rolloutPath: v[1],
+    cwd: v[2],
+    title: v[3],
+    createdAt: v[4],
+    updatedAt: v[5],
+    model: v[6],
+    modelProvider: v[7],
+    harness: v[8],
+    archived: v[9] !== 0,
+    archivedAt: v[10],
+    usage: {
+      input_tokens: v[11],
+      cached_input_tokens: v[12],
+      output_tokens: v[13],
+      reasoning_output_tokens: v[14],
+    },
+    gitBranch: v[15],
+    gitSha: v[16],
+    forkedFromId: v[17],
   };
 }
 
@@ -174,20 +212,25 @@ export class ThreadIndex {
   refresh(): RefreshResult {
     const result: RefreshResult = { added: 0, updated: 0, removed: 0, warnings: [] };
     const files = scanRolloutFiles(this.home);
-    const known = new Map<string, Pick<DbRow, 'id' | 'rollout_path' | 'file_size' | 'file_mtime_ms' | 'archived_at'>>();
-    for (const row of this.db
-      .prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads')
-      .all() as DbRow[]) {
-      known.set(row.id, row);
+    const known = new Map<string, KnownRow>();
+    // Arrays, not objects: this runs before every listing, over every thread.
+    const rows = this.db.prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads').raw().all() as KnownRowValues[];
+    for (const [id, rollout_path, file_size, file_mtime_ms, archived_at] of rows) {
+      known.set(id, { id, rollout_path, file_size, file_mtime_ms, archived_at });
     }
+    const changed: RolloutFileStat[] = [];
+    for (const file of files.values()) {
+      const row = known.get(file.threadId);
+      if (!row || row.rollout_path !== file.path || row.file_size !== file.size || row.file_mtime_ms !== file.mtimeMs) changed.push(file);
+    }
+    const vanished = [...known.keys()].filter((id) => !files.has(id));
+    // Usually nothing changed: then no write transaction (and no write lock) at all.
+    if (changed.length === 0 && vanished.length === 0) return result;
     const upsert = this.db.prepare(UPSERT_SQL);
     const remove = this.db.prepare('DELETE FROM threads WHERE id = ?');
     this.db.transaction(() => {
-      for (const file of files.values()) {
+      for (const file of changed) {
         const row = known.get(file.threadId);
-        if (row && row.rollout_path === file.path && row.file_size === file.size && row.file_mtime_ms === file.mtimeMs) {
-          continue;
-        }
         let fresh: DbRow;
         try {
           fresh = rowFromFile(file, row as DbRow | undefined, result.warnings);
@@ -200,11 +243,9 @@ export class ThreadIndex {
         if (row) result.updated += 1;
         else result.added += 1;
       }
-      for (const id of known.keys()) {
-        if (!files.has(id)) {
-          remove.run(id);
-          result.removed += 1;
-        }
+      for (const id of vanished) {
+        remove.run(id);
+        result.removed += 1;
       }
     })();
     this.notices.push(...result.warnings);
@@ -255,11 +296,13 @@ export class ThreadIndex {
       params.push(path.resolve(options.cwd));
     }
     const sql =
-      'SELECT * FROM threads' +
+      `SELECT ${LISTED_COLUMNS.join(', ')} FROM threads` +
       (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
       ' ORDER BY updated_at DESC, id DESC' +
       (options.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(options.limit))}` : '');
-    return (this.db.prepare(sql).all(...params) as DbRow[]).map(toThreadRow);
+    // Rows as arrays: better-sqlite3 builds an object per row column by column, which costs more
+    // than the query itself when listing thousands of threads.
+    return (this.db.prepare(sql).raw().all(...params) as ListedRowValues[]).map(threadRowFromValues);
   }
 
   /** By full id or unique prefix (archived included). Throws when a prefix is ambiguous. */
@@ -340,7 +383,8 @@ function openDatabase(Sqlite: DatabaseConstructor, dbPath: string): Database.Dat
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-    migrate(db, dbPath);
+    // migrate() takes the write lock to check the version; an index that is current needs no lock.
+    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) migrate(db, dbPath);
     return db;
   } catch (error) {
     db.close();
