@@ -2,8 +2,8 @@
 // yield_time_ms, and keeps a still-running process as a session for write_stdin.
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolSpec } from '../spec.js';
-import { toParameters, z } from './schema.js';
-import { escalationFields, escalationOf, type EscalationArgs } from './escalation.js';
+import { nativeParameters } from './shipped-parameters.js';
+import { escalationOf, type EscalationArgs } from './escalation.js';
 import { applyPatchThroughShell } from './apply-patch.js';
 import { renderUnifiedExecResult } from './render.js';
 import { failure } from '../router.js';
@@ -12,18 +12,6 @@ export const EXEC_DEFAULT_YIELD_MS = 10_000;
 export const EXEC_MIN_YIELD_MS = 250;
 export const EXEC_MAX_YIELD_MS = 30_000;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 10_000;
-
-const parameters = z
-  .object({
-    cmd: z.string().describe('Shell command to run.'),
-    workdir: z.string().optional().describe('Working directory; defaults to the session directory.'),
-    shell: z.string().optional().describe('Shell binary; defaults to the user\'s shell.'),
-    tty: z.boolean().optional().describe('Allocate a terminal (for interactive programs). Default false.'),
-    yield_time_ms: z.number().optional().describe('Wait this long for output before returning (default 10000).'),
-    max_output_tokens: z.number().optional().describe('Output budget in tokens (default 10000).'),
-    ...escalationFields,
-  })
-  .strict();
 
 interface ExecCommandArgs extends EscalationArgs {
   cmd: string;
@@ -49,7 +37,7 @@ export function execCommandTool(): ToolSpec {
     description:
       'Run a shell command and return its output. A command still running after yield_time_ms keeps running as a session: poll it or send input with write_stdin.',
     kind: 'function',
-    parameters: toParameters(parameters),
+    parameters: nativeParameters('exec_command'),
     parallelSafe: false,
     async handle(raw, ctx) {
       const args = raw as ExecCommandArgs;

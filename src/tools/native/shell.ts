@@ -1,8 +1,8 @@
 // The classic shell tools: `shell` (an argv, as older Codex models were trained on) and
 // `shell_command` (a script string). Both run to completion with a timeout.
 import type { ToolSpec } from '../spec.js';
-import { toParameters, z } from './schema.js';
-import { escalationFields, escalationOf, type EscalationArgs } from './escalation.js';
+import { nativeParameters } from './shipped-parameters.js';
+import { escalationOf, type EscalationArgs } from './escalation.js';
 import { resolveWorkdir } from './exec-command.js';
 import { applyPatchThroughShell } from './apply-patch.js';
 import { renderShellResult } from './render.js';
@@ -29,19 +29,11 @@ export function shellJoin(argv: string[]): string {
 }
 
 export function shellTool(): ToolSpec {
-  const parameters = z
-    .object({
-      command: z.array(z.string()).describe('The command as an argv array, e.g. ["bash", "-lc", "ls -la"].'),
-      workdir: z.string().optional().describe('Working directory; always set it rather than using cd.'),
-      timeout_ms: z.number().optional().describe('Timeout in milliseconds (default 10000).'),
-      ...escalationFields,
-    })
-    .strict();
   return {
     name: 'shell',
     description: 'Run a command given as an argv array (passed to execvp); usually prefix it with ["bash", "-lc"]. Returns exit code and output.',
     kind: 'function',
-    parameters: toParameters(parameters),
+    parameters: nativeParameters('shell'),
     parallelSafe: false,
     async handle(raw, ctx) {
       const args = raw as ShellArgs;
@@ -63,19 +55,11 @@ export function shellTool(): ToolSpec {
 }
 
 export function shellCommandTool(): ToolSpec {
-  const parameters = z
-    .object({
-      command: z.string().describe('The shell script to run.'),
-      workdir: z.string().optional().describe('Working directory; always set it rather than using cd.'),
-      timeout_ms: z.number().optional().describe('Timeout in milliseconds (default 10000).'),
-      ...escalationFields,
-    })
-    .strict();
   return {
     name: 'shell_command',
     description: 'Run a shell script in the user\'s shell and return its exit code and output. Set workdir instead of using cd.',
     kind: 'function',
-    parameters: toParameters(parameters),
+    parameters: nativeParameters('shell_command'),
     parallelSafe: false,
     async handle(raw, ctx) {
       const args = raw as ShellCommandArgs;

@@ -1,23 +1,7 @@
 // update_plan: the model's checklist, shown to the user as a todo_list item.
 import type { ToolSpec } from '../spec.js';
-import { toParameters, z } from './schema.js';
+import { nativeParameters } from './shipped-parameters.js';
 import { failure } from '../router.js';
-
-const parameters = z
-  .object({
-    explanation: z.string().optional(),
-    plan: z
-      .array(
-        z
-          .object({
-            step: z.string(),
-            status: z.enum(['pending', 'in_progress', 'completed']),
-          })
-          .strict(),
-      )
-      .describe('The steps, in order, each with its status.'),
-  })
-  .strict();
 
 interface UpdatePlanArgs {
   explanation?: string;
@@ -29,7 +13,7 @@ export function updatePlanTool(): ToolSpec {
     name: 'update_plan',
     description: 'Record or update the task plan. Keep steps short; exactly one step may be in_progress at a time.',
     kind: 'function',
-    parameters: toParameters(parameters),
+    parameters: nativeParameters('update_plan'),
     parallelSafe: true,
     async handle(raw, ctx) {
       const args = raw as UpdatePlanArgs;

@@ -1,18 +1,16 @@
 // view_image: show the model a local image. The image goes back as the tool's output content.
 import { resolve } from 'node:path';
 import type { ToolSpec } from '../spec.js';
-import { toParameters, z } from './schema.js';
+import { nativeParameters } from './shipped-parameters.js';
 import { failure } from '../router.js';
 import { loadImagePart } from './image-file.js';
-
-const parameters = z.object({ path: z.string().describe('Path of a local image file.') }).strict();
 
 export function viewImageTool(options: { modelAcceptsImages: boolean }): ToolSpec {
   return {
     name: 'view_image',
     description: 'Attach a local image (PNG, JPEG, GIF, WebP) so you can look at it.',
     kind: 'function',
-    parameters: toParameters(parameters),
+    parameters: nativeParameters('view_image'),
     parallelSafe: true,
     async handle(raw, ctx) {
       if (!options.modelAcceptsImages) return failure('view_image is not allowed because you do not support image inputs');

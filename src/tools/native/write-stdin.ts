@@ -1,6 +1,6 @@
 // write_stdin: send characters to (or just poll) a session exec_command left running.
 import type { ToolSpec } from '../spec.js';
-import { toParameters, z } from './schema.js';
+import { nativeParameters } from './shipped-parameters.js';
 import { renderUnifiedExecResult } from './render.js';
 import { clamp, DEFAULT_MAX_OUTPUT_TOKENS } from './exec-command.js';
 import { failure } from '../router.js';
@@ -8,15 +8,6 @@ import { failure } from '../router.js';
 const WRITE_DEFAULT_YIELD_MS = 250;
 const WRITE_MAX_YIELD_MS = 30_000;
 const POLL_MIN_YIELD_MS = 5_000;
-
-const parameters = z
-  .object({
-    session_id: z.number().describe('Session id returned by exec_command.'),
-    chars: z.string().optional().describe('Characters to write; empty just polls. Ctrl-C is "\\u0003".'),
-    yield_time_ms: z.number().optional().describe('Wait this long for output before returning.'),
-    max_output_tokens: z.number().optional().describe('Output budget in tokens (default 10000).'),
-  })
-  .strict();
 
 interface WriteStdinArgs {
   session_id: number;
@@ -31,7 +22,7 @@ export function writeStdinTool(options: { backgroundMaxMs?: number } = {}): Tool
     name: 'write_stdin',
     description: 'Write to the stdin of a running exec_command session and return its new output; empty chars polls.',
     kind: 'function',
-    parameters: toParameters(parameters),
+    parameters: nativeParameters('write_stdin'),
     parallelSafe: false,
     async handle(raw, ctx) {
       const args = raw as WriteStdinArgs;
