@@ -130,7 +130,9 @@ type ListedRowValues = [
   number | null, number, number, number, number, string | null, string | null, string | null,
 ];
 
-function threadRowFromValues(v: ListedRowValues): ThreadRow {
+type ListedRowWithFileValues = [...ListedRowValues, number, number];
+
+function threadRowFromValues(v: ListedRowValues | ListedRowWithFileValues): ThreadRow {
   return {
     id: v[0],
     rolloutPath: v[1],
@@ -210,14 +212,17 @@ export class ThreadIndex {
 
   /** Reconciles the index with the rollout files: adds new, re-reads changed, drops vanished. */
   refresh(): RefreshResult {
-    const result: RefreshResult = { added: 0, updated: 0, removed: 0, warnings: [] };
-    const files = scanRolloutFiles(this.home);
     const known = new Map<string, KnownRow>();
     // Arrays, not objects: this runs before every listing, over every thread.
     const rows = this.db.prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads').raw().all() as KnownRowValues[];
     for (const [id, rollout_path, file_size, file_mtime_ms, archived_at] of rows) {
       known.set(id, { id, rollout_path, file_size, file_mtime_ms, archived_at });
     }
+    return this.reconcile(scanRolloutFiles(this.home), known);
+  }
+
+  private reconcile(files: Map<string, RolloutFileStat>, known: Map<string, KnownRow>): RefreshResult {
+    const result: RefreshResult = { added: 0, updated: 0, removed: 0, warnings: [] };
     const changed: RolloutFileStat[] = [];
     for (const file of files.values()) {
       const row = known.get(file.threadId);
@@ -286,7 +291,12 @@ export class ThreadIndex {
   }
 
   listThreads(options: ListThreadsOptions = {}): ThreadRow[] {
-    this.refresh();
+    if (options.limit === undefined) {
+      const listed = this.listEverythingFresh(options);
+      if (listed) return listed;
+    } else {
+      this.refresh();
+    }
     const where: string[] = [];
     const params: unknown[] = [];
     if (options.archivedOnly) where.push('archived = 1');
@@ -303,6 +313,26 @@ export class ThreadIndex {
     // Rows as arrays: better-sqlite3 builds an object per row column by column, which costs more
     // than the query itself when listing thousands of threads.
     return (this.db.prepare(sql).raw().all(...params) as ListedRowValues[]).map(threadRowFromValues);
+  }
+
+  /**
+   * An unlimited listing reads every row anyway (the staleness check needs them all), so one query
+   * serves both: rows sorted as listed, with the file stats to check, filtered here. Undefined
+   * when the index had to change; the caller then queries again.
+   */
+  private listEverythingFresh(options: ListThreadsOptions): ThreadRow[] | undefined {
+    const rows = this.db
+      .prepare(`SELECT ${LISTED_COLUMNS.join(', ')}, file_size, file_mtime_ms FROM threads ORDER BY updated_at DESC, id DESC`)
+      .raw()
+      .all() as ListedRowWithFileValues[];
+    const known = new Map<string, KnownRow>();
+    for (const v of rows) known.set(v[0], { id: v[0], rollout_path: v[1], archived_at: v[10], file_size: v[18], file_mtime_ms: v[19] });
+    const result = this.reconcile(scanRolloutFiles(this.home), known);
+    if (result.added + result.updated + result.removed > 0) return undefined;
+    const cwd = options.cwd === undefined ? undefined : path.resolve(options.cwd);
+    const wanted = (v: ListedRowWithFileValues): boolean =>
+      (options.archivedOnly ? v[9] !== 0 : options.all || v[9] === 0) && (cwd === undefined || v[2] === cwd);
+    return rows.filter(wanted).map(threadRowFromValues);
   }
 
   /** By full id or unique prefix (archived included). Throws when a prefix is ambiguous. */

@@ -76,6 +76,26 @@ describe('thread index', () => {
     db.close();
   });
 
+  it('filters an unlimited listing (one query, filtered in memory) exactly as the SQL of a limited one', async () => {
+    const threads = [
+      writeThread({ prompt: 'one', now: new Date(2026, 0, 1) }),
+      writeThread({ prompt: 'two', cwd: '/other', now: new Date(2026, 0, 2) }),
+      writeThread({ prompt: 'three', now: new Date(2026, 0, 3) }),
+      writeThread({ prompt: 'four', cwd: '/other', now: new Date(2026, 0, 4) }),
+    ];
+    threads.forEach((t, i) => fs.utimesSync(t.path, new Date(2026, 0, i + 1), new Date(2026, 0, i + 1)));
+    index = await openIndex(home);
+    index.setArchived(threads[2]!.id, true);
+    index.listThreads(); // settles the index after the archive move
+    const combos = [{}, { all: true }, { archivedOnly: true }, { cwd: '/repo' }, { cwd: '/other', all: true }, { cwd: '/repo', archivedOnly: true }];
+    for (const options of combos) {
+      const unlimited = index.listThreads(options);
+      expect(unlimited, JSON.stringify(options)).toEqual(index.listThreads({ ...options, limit: 100 }));
+    }
+    expect(index.listThreads({ all: true }).map((r) => r.title)).toEqual(['four', 'three', 'two', 'one']);
+    expect(index.listThreads({ cwd: '/repo' }).map((r) => r.title)).toEqual(['one']);
+  });
+
   it('prefers the typed prompt recorded as an event for the title', async () => {
     const id = newThreadId();
     const w = RolloutWriter.create({ home, threadId: id, meta: { cwd: '/r', originator: 'rig', cli_version: '0' } });
