@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { jsonLines, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { membersOf, processGroupsWith, processesWith, startRig, waitUntil } from './helpers.js';
+import { membersOf, processGroupsWith, startRig, waitUntil } from './helpers.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -34,9 +34,9 @@ describe.each([
 
     const rig = startRig(['exec', '--json', '--harness', 'native', ...sandbox, 'wait'], { cwd: repo, home });
     await rig.waitForStdout('"item.started"');
-    await waitUntil(() => processesWith(marker).length >= 2, 10_000, 'the command to start');
+    // Both shells and both sleeps: the whole group is up before the signal.
+    await waitUntil(() => membersOf(processGroupsWith(marker)).length >= 4, 10_000, 'the command to start');
     const groups = processGroupsWith(marker);
-    expect(membersOf(groups).length).toBeGreaterThanOrEqual(3);
 
     rig.child.kill(signal);
     const exit = await rig.exited;
@@ -56,7 +56,8 @@ test('Ctrl-C in human mode says so on stderr', async () => {
   mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 30 && echo ${marker}`, yield_time_ms: 120_000 } }] });
 
   const rig = startRig(['exec', '--harness', 'native', 'wait'], { cwd: repo, home });
-  await waitUntil(() => processesWith(marker).length > 0, 15_000, 'the command to start');
+  // The shell and its sleep.
+  await waitUntil(() => membersOf(processGroupsWith(marker)).length >= 2, 15_000, 'the command to start');
   const groups = processGroupsWith(marker);
   rig.child.kill('SIGINT');
 
