@@ -4,7 +4,8 @@
 // startup path and most imports of this room only need the types.
 import { z } from 'zod';
 
-export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+// `max` and `ultra` are newer Codex efforts; anything else is passed through with a warning.
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'] as const;
 export const REASONING_SUMMARIES = ['auto', 'concise', 'detailed', 'none'] as const;
 export const VERBOSITIES = ['low', 'medium', 'high'] as const;
 export const WIRE_APIS = ['responses', 'chat', 'messages'] as const;

@@ -2,8 +2,8 @@
 // user messages and the summary. Used on /compact, before a turn when the context passes the
 // auto-compact limit, and when a request fails because the context is too long.
 import type { RigConfig } from '../config/index.js';
-import type { ConversationItem } from '../protocol/index.js';
-import { messageText } from '../protocol/index.js';
+import type { ConversationItem, TokenUsage } from '../protocol/index.js';
+import { addUsage, messageText } from '../protocol/index.js';
 import {
   COMPACTION_WARNING,
   COMPACT_USER_MESSAGE_BUDGET,
@@ -29,11 +29,12 @@ export function userMessageBudget(autoCompactTokenLimit: number): number {
 /** Oldest items dropped, one per retry, when even the summary request does not fit. */
 const MAX_OVERFLOW_DROPS = 32;
 
-async function requestSummary(thread: Thread, history: ConversationItem[], prompt: string): Promise<{ summary: string } | { error: string }> {
+async function requestSummary(thread: Thread, history: ConversationItem[], prompt: string): Promise<{ summary: string; usage?: TokenUsage } | { error: string }> {
   let items = history;
   for (let attempt = 0; attempt <= MAX_OVERFLOW_DROPS; attempt++) {
     const request = thread.buildRequest({ input: summaryRequestInput(items, prompt) });
     let summary = '';
+    let usage: TokenUsage | undefined;
     let error: { kind: string; message: string } | undefined;
     for await (const event of thread.client.stream(request)) {
       if (event.type === 'item_done' && event.item.type === 'message' && event.item.role === 'assistant') {
@@ -42,9 +43,11 @@ async function requestSummary(thread: Thread, history: ConversationItem[], promp
         summary = '';
       } else if (event.type === 'error') {
         error = event.error;
+      } else if (event.type === 'completed') {
+        usage = event.usage;
       }
     }
-    if (!error) return { summary };
+    if (!error) return { summary, ...(usage ? { usage } : {}) };
     if (error.kind !== 'context_length' || items.length <= 1) return { error: error.message };
     items = items.slice(1);
   }
@@ -62,6 +65,8 @@ export async function compactThread(thread: Thread, options: CompactionOptions):
   // The opening context (AGENTS.md, environment) stays in front so the model keeps its bearings.
   const context = history.filter((item) => item.type === 'message' && (item.role === 'developer' || isContextualUserMessage(item)));
   const replacement = [...context, ...buildCompactedHistory({ items: history, summary: result.summary, ...(options.maxUserTokens ? { maxUserTokens: options.maxUserTokens } : {}) })];
+  // The summary request is paid for like any other: it counts in the thread's usage.
+  if (result.usage) thread.usage = addUsage(thread.usage, result.usage);
   thread.replaceHistory(replacement, result.summary);
   thread.emit({ type: 'item.completed', item: { id: thread.newItemId(), type: 'context_compaction', summary: result.summary } });
   thread.emit({ type: 'item.completed', item: { id: thread.newItemId(), type: 'error', message: COMPACTION_WARNING } });

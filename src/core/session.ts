@@ -237,6 +237,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     requestDefaults: {
       ...(config.model_reasoning_effort ? { reasoningEffort: config.model_reasoning_effort } : {}),
       ...(config.model_reasoning_summary && config.model_reasoning_summary !== 'none' ? { reasoningSummary: config.model_reasoning_summary } : {}),
+      ...(config.model_verbosity ? { verbosity: config.model_verbosity } : {}),
     },
     shapeRequest: harness.shape,
     turnContext: {

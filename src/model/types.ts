@@ -13,6 +13,8 @@ export interface ModelRequest {
   parallelToolCalls?: boolean;
   reasoningEffort?: string;
   reasoningSummary?: string;
+  /** Responses `text.verbosity` (low | medium | high); other wires have no such field. */
+  verbosity?: string;
   /** JSON schema the final answer must follow (Responses `text.format`, Chat `response_format`). */
   outputSchema?: JsonSchema;
   /** Responses `prompt_cache_key`; the thread id so provider caches hit. */

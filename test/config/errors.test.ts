@@ -144,12 +144,12 @@ describe('unknown keys', () => {
 
   test('an unknown reasoning effort is accepted with a warning', () => {
     const home = tempDir();
-    writeFiles(home, { 'config.toml': 'model_reasoning_effort = "max"\n' });
+    writeFiles(home, { 'config.toml': 'model_reasoning_effort = "turbo"\n' });
     const { config, warnings } = loadConfig({ home, cwd: home, env });
-    expect(config.model_reasoning_effort).toBe('max');
+    expect(config.model_reasoning_effort).toBe('turbo');
     expect(warnings).toEqual([
-      `${home}/config.toml:1: model_reasoning_effort = "max" is not a known reasoning effort ` +
-        `("none", "minimal", "low", "medium", "high", "xhigh"); it is sent to the provider as is`,
+      `${home}/config.toml:1: model_reasoning_effort = "turbo" is not a known reasoning effort ` +
+        `("none", "minimal", "low", "medium", "high", "xhigh", "max", "ultra"); it is sent to the provider as is`,
     ]);
   });
 });

@@ -126,8 +126,15 @@ export function buildResponsesBody(request: ModelRequest): Record<string, unknow
     stream: true,
     ...(usesReasoning ? { include: ['reasoning.encrypted_content'] } : {}),
     ...(request.promptCacheKey ? { prompt_cache_key: request.promptCacheKey } : {}),
-    ...(request.outputSchema
-      ? { text: { format: { type: 'json_schema', name: 'codex_output_schema', schema: request.outputSchema, strict: true } } }
+    ...(request.outputSchema || request.verbosity
+      ? {
+          text: {
+            ...(request.verbosity ? { verbosity: request.verbosity as 'low' | 'medium' | 'high' } : {}),
+            ...(request.outputSchema
+              ? { format: { type: 'json_schema', name: 'codex_output_schema', schema: request.outputSchema, strict: true } }
+              : {}),
+          },
+        }
       : {}),
     ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
