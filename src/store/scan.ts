@@ -20,6 +20,14 @@ function entries(dir: string): fs.Dirent[] {
   }
 }
 
+function names(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function addFile(out: Map<string, RolloutFileStat>, dir: string, name: string, archived: boolean): void {
   const parsed = parseRolloutFileName(name);
   if (!parsed || out.has(parsed.threadId)) return;
@@ -27,7 +35,7 @@ function addFile(out: Map<string, RolloutFileStat>, dir: string, name: string, a
   const file = `${dir}${path.sep}${name}`;
   // Removed between readdir and stat: no entry, no exception to build.
   const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat) return;
+  if (!stat?.isFile()) return;
   out.set(parsed.threadId, {
     threadId: parsed.threadId,
     path: file,
@@ -50,7 +58,8 @@ export function scanRolloutFiles(home: string): Map<string, RolloutFileStat> {
       for (const day of entries(monthDir)) {
         if (!day.isDirectory()) continue;
         const dayDir = path.join(monthDir, day.name);
-        for (const file of entries(dayDir)) if (file.isFile()) addFile(out, dayDir, file.name, false);
+        // Names only: the stat that follows tells files apart, without a Dirent per rollout.
+        for (const name of names(dayDir)) addFile(out, dayDir, name, false);
       }
     }
   }
