@@ -6,9 +6,7 @@ import type {
   ContentPart,
   ConversationItem,
   ThreadEvent,
-  ThreadItem,
   ThreadOp,
-  TodoEntry,
   TokenUsage,
   UserInput,
   JsonSchema,
@@ -17,10 +15,11 @@ import type {
 import { addUsage, emptyUsage } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { CapabilitiesFactory, ToolCapabilities, ToolContext, TurnServices } from '../tools/spec.js';
+import type { CapabilitiesFactory, ToolCapabilities, TurnServices } from '../tools/spec.js';
 import { EventHub, type ThreadEventListener } from './event-hub.js';
 import { noopRecorder, type ThreadRecorder, type TurnContextRecord } from './recorder.js';
 import { runStep, type StepOutcome } from './step.js';
+import { TurnState } from './turn-state.js';
 import { TokenTracker } from '../context/tokens.js';
 import { loadImagePart } from '../tools/native/image-file.js';
 
@@ -320,72 +319,5 @@ export class Thread {
 
   get cwd(): string {
     return this.options.cwd;
-  }
-}
-
-/** Per-turn bookkeeping: the todo list item and the services handed to tools. */
-class TurnState {
-  private planItem: ThreadItem | undefined;
-  private readonly caps: ToolCapabilities;
-
-  constructor(
-    private readonly thread: Thread,
-    private readonly signal: AbortSignal,
-    readonly id: string,
-  ) {
-    const services: TurnServices = {
-      cwd: thread.cwd,
-      threadId: thread.id,
-      signal,
-      emit: (event) => thread.emit(event),
-      newItemId: () => thread.newItemId(),
-      askApproval: (request) => thread.requestApproval(request as Omit<ApprovalRequest, 'id'>, signal),
-    };
-    this.caps = {
-      ...thread.makeCapabilities(services),
-      updatePlan: (items) => this.updatePlan(items),
-      attachImage: (part) => thread.addImage(part),
-    };
-  }
-
-  stepHooks() {
-    const thread = this.thread;
-    return {
-      emit: (phase: 'started' | 'updated' | 'completed', item: ThreadItem) => thread.emit({ type: `item.${phase}`, item }),
-      newItemId: () => thread.newItemId(),
-      textDelta: (itemId: string, delta: string) => thread.emit({ type: 'item.agent_message.delta', item_id: itemId, delta }),
-      reasoningDelta: (itemId: string, delta: string) => thread.emit({ type: 'item.reasoning.delta', item_id: itemId, delta }),
-      retry: (event: { attempt: number; max_attempts: number; delay_ms: number; reason: string }) => {
-        thread.emit({ type: 'model.retry', attempt: event.attempt, max_attempts: event.max_attempts, delay_ms: event.delay_ms, reason: event.reason });
-        thread.emit({
-          type: 'item.completed',
-          item: { id: thread.newItemId(), type: 'error', message: `Reconnecting... ${event.attempt}/${event.max_attempts} (${event.reason})` },
-        });
-      },
-      toolContext: (): ToolContext => ({
-        cwd: thread.cwd,
-        threadId: thread.id,
-        signal: this.signal,
-        caps: this.caps,
-        threadState: thread.state,
-        emitItem: (phase, item) => thread.emit({ type: `item.${phase}`, item }),
-        newItemId: () => thread.newItemId(),
-      }),
-    };
-  }
-
-  private updatePlan(items: TodoEntry[]): void {
-    if (this.planItem === undefined) {
-      this.planItem = { id: this.thread.newItemId(), type: 'todo_list', items };
-      this.thread.emit({ type: 'item.started', item: this.planItem });
-    } else {
-      this.planItem = { ...this.planItem, items } as ThreadItem;
-      this.thread.emit({ type: 'item.updated', item: this.planItem });
-    }
-  }
-
-  finishPlan(): void {
-    if (this.planItem) this.thread.emit({ type: 'item.completed', item: this.planItem });
-    this.planItem = undefined;
   }
 }
