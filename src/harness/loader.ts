@@ -147,7 +147,8 @@ function readReferenced(file: string, field: string, path: string): string {
 /** Reads and validates one profile file, resolving its prompt and description files. */
 export function readProfileFile(file: string, origin: ProfileOrigin): HarnessProfile {
   const text = readReferenced(file, '(file)', file);
-  const parsed = profileSchema.safeParse(parseJson(file, text));
+  // jitless: a one-shot parse does not repay zod compiling a fast path (as in config).
+  const parsed = profileSchema.safeParse(parseJson(file, text), { jitless: true });
   if (!parsed.success) throw firstIssue(file, parsed.error);
   const data = parsed.data;
   const expectedId = file.replace(/^.*[\\/]/, '').replace(/\.json$/, '');

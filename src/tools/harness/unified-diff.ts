@@ -1,6 +1,5 @@
 // fs.apply_unified_diff: DeepSeek TUI's apply_patch takes a unified diff (`patch`, with fuzz) or
 // whole-file `changes`. Both compile to one change set for the file-change engine.
-import { applyPatch, parsePatch } from 'diff';
 import type { ResolvedTool } from '../../harness/profile.js';
 import type { FileEdit, ToolSpec } from '../spec.js';
 import { asArgs, boolArg, displayPath, fail, functionSpec, numberArg, ok, readTextFile, recordFileState, resolvePath, stringArg } from './common.js';
@@ -29,6 +28,7 @@ export function createUnifiedDiffTool(tool: ResolvedTool): ToolSpec {
       if (patchText) {
         const fuzzFactor = Math.max(Math.trunc(numberArg(args, 'fuzz') ?? 0), 0);
         const createIfMissing = boolArg(args, 'create_if_missing') ?? true;
+        const { applyPatch, parsePatch } = await import('diff');
         const patches = parsePatch(patchText);
         if (patches.length === 0 || patches.every((p) => p.hunks.length === 0)) return fail('apply_patch failed: no hunks found in patch');
         for (const [index, filePatch] of patches.entries()) {

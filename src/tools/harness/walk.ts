@@ -2,7 +2,6 @@
 // dependency folders the way the originals' ripgrep-based searches do by default.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { glob } from 'tinyglobby';
 
 export const SKIPPED_DIRS = ['**/.git/**', '**/node_modules/**', '**/.hg/**', '**/.svn/**'];
 
@@ -20,6 +19,8 @@ export interface ListOptions {
 
 /** Absolute paths matching the patterns under root (files only unless includeDirs). */
 export async function listPaths(options: ListOptions): Promise<string[]> {
+  // Loaded on first use: picomatch costs startup time for sessions that never glob.
+  const { glob } = await import('tinyglobby');
   const paths = await glob(options.patterns ?? ['**/*'], {
     cwd: options.root,
     absolute: true,
