@@ -1,6 +1,6 @@
 // Bundles the CLI into dist/ with code splitting, so a command only loads the rooms it uses.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -22,6 +22,9 @@ const zodEnglishOnly = {
     }));
   },
 };
+
+// Chunk names are content hashes: clear old ones so dist/ holds only this build.
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: { rig: 'src/cli/main.ts' },
