@@ -42,3 +42,16 @@ await build({
   plugins: [zodEnglishOnly],
   logLevel: 'warning',
 });
+
+// zod is off the startup path: config and harness profiles load it synchronously, only when a
+// file fails their fast checks (src/config/lazy-zod.ts requires ./zod.cjs next to the chunks).
+await build({
+  stdin: { contents: "export * from 'zod';", resolveDir: process.cwd(), loader: 'js' },
+  outfile: 'dist/zod.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [zodEnglishOnly],
+  logLevel: 'warning',
+});

@@ -1,8 +1,10 @@
 // The shape of one config layer (config.toml, a profile, a -c override, CLI flags). Every field is
 // optional here: layers are partial and merge; defaults are applied once, after merging (resolve.ts).
 // Schemas are built on first use, not at import, because config loading sits on every command's
-// startup path and most imports of this room only need the types.
-import { z } from 'zod';
+// startup path and most imports of this room only need the types. zod itself is loaded only when a
+// layer fails the fast check (fast-check.ts against layer-schema.generated.ts, rendered from here).
+import type { z as Z } from 'zod';
+import { loadZod } from './lazy-zod.js';
 
 // `max` and `ultra` are newer Codex efforts; anything else is passed through with a warning.
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'] as const;
@@ -18,6 +20,12 @@ export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export type WireApiName = (typeof WIRE_APIS)[number];
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
+
+// Assigned from the lazily loaded zod before any schema is built (layerSchemaFor, renderers).
+let z = undefined as unknown as typeof Z;
+function useZod(): void {
+  if (z === undefined) z = loadZod().z;
+}
 
 function intIn(min: number, max?: number) {
   const allowed = max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
@@ -106,7 +114,7 @@ const CODEX_ACCEPTED = [
  */
 function profileFields() {
   const accepted = Object.fromEntries(CODEX_ACCEPTED.map((k) => [k, () => z.unknown().optional()])) as {
-    [K in (typeof CODEX_ACCEPTED)[number]]: () => z.ZodOptional<z.ZodUnknown>;
+    [K in (typeof CODEX_ACCEPTED)[number]]: () => Z.ZodOptional<Z.ZodUnknown>;
   };
   return {
     ...accepted,
@@ -187,48 +195,58 @@ function layerFields() {
 
 type Built<F> = { [K in keyof F]: F[K] extends () => infer S ? S : never };
 
-function buildAll<F extends Record<string, () => z.ZodType>>(fields: F): Built<F> {
-  const shape: Record<string, z.ZodType> = {};
+function buildAll<F extends Record<string, () => Z.ZodType>>(fields: F): Built<F> {
+  const shape: Record<string, Z.ZodType> = {};
   for (const [key, make] of Object.entries(fields)) shape[key] = make();
   return shape as Built<F>;
 }
 
-let profileSchemaCache: z.ZodObject<Built<ReturnType<typeof profileFields>>, z.core.$strict> | undefined;
+let profileSchemaCache: Z.ZodObject<Built<ReturnType<typeof profileFields>>, Z.core.$strict> | undefined;
 
 function fullProfileSchema() {
   profileSchemaCache ??= z.strictObject(buildAll(profileFields()));
   return profileSchemaCache;
 }
 
-/** Only for the types: the whole layer schema. At run time see layerSchemaFor. */
+/** The whole layer schema: for the types and the rendered JSON schema. At run time see layerSchemaFor. */
 function fullLayerSchema() {
   return z.strictObject(buildAll(layerFields()));
 }
 
-let fieldFactories: Record<string, () => z.ZodType> | undefined;
-const fieldCache = new Map<string, z.ZodType>();
+let fieldFactories: Record<string, () => Z.ZodType> | undefined;
+const fieldCache = new Map<string, Z.ZodType>();
 
 /**
  * A strict schema for a layer holding `keys`: known keys get their field schema (built once and
  * cached), unknown ones are left out so the strict object reports them.
  */
-export function layerSchemaFor(keys: readonly string[]): z.ZodType<ConfigLayer> {
+export function layerSchemaFor(keys: readonly string[]): Z.ZodType<ConfigLayer> {
+  useZod();
   fieldFactories ??= layerFields();
-  const shape: Record<string, z.ZodType> = {};
+  const shape: Record<string, Z.ZodType> = {};
   for (const key of keys) {
     if (!Object.hasOwn(fieldFactories, key)) continue;
     let schema = fieldCache.get(key);
     if (!schema) {
-      schema = (fieldFactories[key] as () => z.ZodType)();
+      schema = (fieldFactories[key] as () => Z.ZodType)();
       fieldCache.set(key, schema);
     }
     shape[key] = schema;
   }
-  return z.strictObject(shape) as unknown as z.ZodType<ConfigLayer>;
+  return z.strictObject(shape) as unknown as Z.ZodType<ConfigLayer>;
 }
 
 /** One validated layer, before defaults. */
-export type ConfigLayer = z.infer<ReturnType<typeof fullLayerSchema>>;
-export type ProfileConfig = z.infer<ReturnType<typeof fullProfileSchema>>;
+export type ConfigLayer = Z.infer<ReturnType<typeof fullLayerSchema>>;
+export type ProfileConfig = Z.infer<ReturnType<typeof fullProfileSchema>>;
 export type ProviderConfig = NonNullable<ConfigLayer['model_providers']>[string];
 export type ApprovalPolicyValue = NonNullable<ConfigLayer['approval_policy']>;
+
+/**
+ * What layer-schema.generated.ts must hold: the whole layer schema as JSON Schema, for the fast
+ * check. Regenerate with `node scripts/gen-config-schema.mjs`.
+ */
+export function renderLayerJsonSchema(): Record<string, unknown> {
+  useZod();
+  return z.toJSONSchema(fullLayerSchema(), { unrepresentable: 'throw' }) as Record<string, unknown>;
+}

@@ -2,6 +2,7 @@
 // place (file:line, `-c ...`, or the flag), the key, what was found and what is allowed.
 import type { z } from 'zod';
 import { ConfigError, describeFound, formatKeyPath } from './errors.js';
+import { copyLayer, fastAcceptsLayer } from './fast-check.js';
 import { findKeyLine } from './locate.js';
 import { getAtPath, isTable, type Table } from './overrides.js';
 import { layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
@@ -37,11 +38,17 @@ export function locate(source: LayerSource, path: readonly PropertyKey[]): strin
 }
 
 /**
+ * A layer passes a fast check first (fast-check.ts); one it cannot vouch for is parsed with zod.
  * Unknown keys are dropped with a warning (an error when `strict`); anything else wrong throws a
  * ConfigError listing every problem, one per line.
  */
 export function validateLayer(data: Table, source: LayerSource, strict = false): ValidatedLayer {
   if (Object.keys(data).length === 0) return { value: {}, warnings: [] };
+  // The common case: a valid layer with no unknown keys is taken as it is, without loading zod.
+  if (fastAcceptsLayer(data)) {
+    const value = copyLayer(data) as ConfigLayer;
+    return { value, warnings: softWarnings(value, source) };
+  }
   const schema = layerSchemaFor(Object.keys(data));
   const first = schema.safeParse(data, PARSE_OPTIONS);
   if (first.success) return { value: first.data, warnings: softWarnings(first.data, source) };
