@@ -6,7 +6,8 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { profileSchema } from './profile-schema.js';
+import { shippedProfileData } from './builtin-profiles.js';
+import { profileSchemas, type ProfileFile } from './profile-schema.js';
 import {
   CapabilityOptionError,
   HarnessProfileError,
@@ -144,14 +145,21 @@ function readReferenced(file: string, field: string, path: string): string {
   }
 }
 
-/** Reads and validates one profile file, resolving its prompt and description files. */
+function parseProfile(file: string, text: string): ProfileFile {
+  // jitless: a one-shot parse does not repay zod compiling a fast path (as in config).
+  const parsed = profileSchemas().profileSchema.safeParse(parseJson(file, text), { jitless: true });
+  if (!parsed.success) throw firstIssue(file, parsed.error);
+  return parsed.data;
+}
+
+/**
+ * Reads and validates one profile file, resolving its prompt and description files. A built-in
+ * profile as shipped was validated at build time (builtin-profiles.ts); any other is parsed here.
+ */
 export function readProfileFile(file: string, origin: ProfileOrigin): HarnessProfile {
   const text = readReferenced(file, '(file)', file);
-  // jitless: a one-shot parse does not repay zod compiling a fast path (as in config).
-  const parsed = profileSchema.safeParse(parseJson(file, text), { jitless: true });
-  if (!parsed.success) throw firstIssue(file, parsed.error);
-  const data = parsed.data;
   const expectedId = file.replace(/^.*[\\/]/, '').replace(/\.json$/, '');
+  const data = (origin === 'builtin' ? shippedProfileData(expectedId, text) : undefined) ?? parseProfile(file, text);
   if (data.id !== expectedId) {
     throw new HarnessProfileError(file, 'id', `is "${data.id}" but the file is named ${expectedId}.json; they must match`);
   }

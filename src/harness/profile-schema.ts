@@ -1,131 +1,171 @@
 // The harness profile file format. A profile is data: which wires it speaks, its system prompt, its
 // tools (each bound to an engine capability by id), how requests are shaped and how tool results are
 // rendered. Code stays generic; a profile that does not validate never loads.
-import { z } from 'zod';
+// zod is loaded on first use (built-in profiles ship pre-validated, builtin-profiles.ts), so the
+// schemas are built by buildSchemas() when first needed.
+import type { z as Z } from 'zod';
+import { loadZod } from '../config/lazy-zod.js';
 
 export const WIRES = ['responses', 'chat', 'messages'] as const;
 
 /** How a harness talks to the model: tool calls, or actions parsed from plain text. */
 export const PROTOCOLS = ['tools', 'swe-agent-text', 'terminus-json'] as const;
 
-const jsonObject = z.record(z.string(), z.unknown());
+function buildSchemas(z: typeof Z) {
+  const jsonObject = z.record(z.string(), z.unknown());
 
-export const profileToolSchema = z.strictObject({
-  /** The name the model sees and calls. */
-  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, "_", "." or "-"'),
-  /** Engine capability id this tool is bound to (see the capability registry). */
-  capability: z.string().min(1),
-  /** Inline description. Omit both this and description_file to take the capability's own. */
-  description: z.string().optional(),
-  /** Description file, relative to the profile file. */
-  description_file: z.string().min(1).optional(),
-  /** JSON schema the model sees. Omit to take the capability's own schema. */
-  parameters: jsonObject.nullable().optional(),
-  /** Capability-specific settings (units, limits, output format); merged over the profile aliases. */
-  options: jsonObject.default({}),
-  /**
-   * advertised: sent in every request. deferred: named to the model and sent once loaded through
-   * the harness's tool-search tool. hidden: never sent, but callable (text-protocol actions).
-   */
-  exposure: z.enum(['advertised', 'deferred', 'hidden']).default('advertised'),
-  /** Extra per-tool fields the original sends (defer_loading, eager_input_streaming, strict). */
-  extras: jsonObject.default({}),
-  /** Where the facts for this tool came from (capture file, reference section, upstream source). */
-  source: z.string().optional(),
-});
+  const profileToolSchema = z.strictObject({
+    /** The name the model sees and calls. */
+    name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, "_", "." or "-"'),
+    /** Engine capability id this tool is bound to (see the capability registry). */
+    capability: z.string().min(1),
+    /** Inline description. Omit both this and description_file to take the capability's own. */
+    description: z.string().optional(),
+    /** Description file, relative to the profile file. */
+    description_file: z.string().min(1).optional(),
+    /** JSON schema the model sees. Omit to take the capability's own schema. */
+    parameters: jsonObject.nullable().optional(),
+    /** Capability-specific settings (units, limits, output format); merged over the profile aliases. */
+    options: jsonObject.default({}),
+    /**
+     * advertised: sent in every request. deferred: named to the model and sent once loaded through
+     * the harness's tool-search tool. hidden: never sent, but callable (text-protocol actions).
+     */
+    exposure: z.enum(['advertised', 'deferred', 'hidden']).default('advertised'),
+    /** Extra per-tool fields the original sends (defer_loading, eager_input_streaming, strict). */
+    extras: jsonObject.default({}),
+    /** Where the facts for this tool came from (capture file, reference section, upstream source). */
+    source: z.string().optional(),
+  });
 
-export const startupContextSchema = z.strictObject({
-  /** User-message text; `{{date}}`-style slots are filled at request time (request-shape.ts). */
-  text: z.string().min(1),
-  /** Canned assistant reply placed after it, or omitted for no reply (separate placement only). */
-  reply: z.string().min(1).optional(),
-  /**
-   * separate: its own user message at the start of the input. first-user-message: an extra text
-   * part at the front of the first user message (Qwen Code puts its context there).
-   */
-  placement: z.enum(['separate', 'first-user-message']).default('separate'),
-  /** Wraps the text; `{text}` is replaced (e.g. `<system-reminder>\n{text}\n</system-reminder>`). */
-  wrap: z.string().default('{text}'),
-});
+  const startupContextSchema = z.strictObject({
+    /** User-message text; `{{date}}`-style slots are filled at request time (request-shape.ts). */
+    text: z.string().min(1),
+    /** Canned assistant reply placed after it, or omitted for no reply (separate placement only). */
+    reply: z.string().min(1).optional(),
+    /**
+     * separate: its own user message at the start of the input. first-user-message: an extra text
+     * part at the front of the first user message (Qwen Code puts its context there).
+     */
+    placement: z.enum(['separate', 'first-user-message']).default('separate'),
+    /** Wraps the text; `{text}` is replaced (e.g. `<system-reminder>\n{text}\n</system-reminder>`). */
+    wrap: z.string().default('{text}'),
+  });
 
-export const toolResultRenderingSchema = z.strictObject({
-  /** Wrap failed output; `{text}` is replaced by the output. */
-  error_template: z.string().default('{text}'),
-  /** Replaces an empty output. */
-  empty_output: z.string().optional(),
-  /** Trim surrounding whitespace of text outputs. */
-  trim: z.boolean().default(false),
-  /** Prefix of text outputs (swe-agent's `OBSERVATION:` convention). */
-  prefix: z.string().default(''),
-  /** Send outputs as a user message instead of a tool message (text-protocol harnesses). */
-  as_user_message: z.boolean().default(false),
-});
+  const toolResultRenderingSchema = z.strictObject({
+    /** Wrap failed output; `{text}` is replaced by the output. */
+    error_template: z.string().default('{text}'),
+    /** Replaces an empty output. */
+    empty_output: z.string().optional(),
+    /** Trim surrounding whitespace of text outputs. */
+    trim: z.boolean().default(false),
+    /** Prefix of text outputs (swe-agent's `OBSERVATION:` convention). */
+    prefix: z.string().default(''),
+    /** Send outputs as a user message instead of a tool message (text-protocol harnesses). */
+    as_user_message: z.boolean().default(false),
+  });
 
-export const requestShapeSchema = z.strictObject({
-  startup_context: startupContextSchema.optional(),
-  max_tokens: z.number().int().positive().optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  /** Extra top-level body fields, merged last. */
-  extra_body: jsonObject.default({}),
-  /** Extra body fields for one wire only (e.g. chat-only `thinking`), merged after extra_body. */
-  extra_body_by_wire: z.partialRecord(z.enum(WIRES), jsonObject).default({}),
-  /** Extra headers. Never client-identity headers of another product. */
-  extra_headers: z.record(z.string(), z.string()).default({}),
-  tool_results: toolResultRenderingSchema.default({
-    error_template: '{text}',
-    trim: false,
-    prefix: '',
-    as_user_message: false,
-  }),
-  /** What happens to the model's reasoning on replay. */
-  reasoning: z.enum(['keep', 'drop']).default('keep'),
-  /** How user prompt text is written (opencode sends it JSON-quoted). */
-  user_text: z.enum(['verbatim', 'json-quoted']).default('verbatim'),
-  /** Role developer messages are sent as. */
-  developer_role: z.enum(['developer', 'user', 'system', 'drop']).default('developer'),
-  /** Whether the request streams (text-protocol harnesses use one JSON reply). */
-  stream: z.boolean().default(true),
-});
+  const requestShapeSchema = z.strictObject({
+    startup_context: startupContextSchema.optional(),
+    max_tokens: z.number().int().positive().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    /** Extra top-level body fields, merged last. */
+    extra_body: jsonObject.default({}),
+    /** Extra body fields for one wire only (e.g. chat-only `thinking`), merged after extra_body. */
+    extra_body_by_wire: z.partialRecord(z.enum(WIRES), jsonObject).default({}),
+    /** Extra headers. Never client-identity headers of another product. */
+    extra_headers: z.record(z.string(), z.string()).default({}),
+    tool_results: toolResultRenderingSchema.default({
+      error_template: '{text}',
+      trim: false,
+      prefix: '',
+      as_user_message: false,
+    }),
+    /** What happens to the model's reasoning on replay. */
+    reasoning: z.enum(['keep', 'drop']).default('keep'),
+    /** How user prompt text is written (opencode sends it JSON-quoted). */
+    user_text: z.enum(['verbatim', 'json-quoted']).default('verbatim'),
+    /** Role developer messages are sent as. */
+    developer_role: z.enum(['developer', 'user', 'system', 'drop']).default('developer'),
+    /** Whether the request streams (text-protocol harnesses use one JSON reply). */
+    stream: z.boolean().default(true),
+  });
 
-export const aliasRulesSchema = z.strictObject({
-  /** Edit/Write of an existing file fails unless the file was read first in this thread. */
-  read_before_edit: z.boolean().default(false),
-  /** Read output line numbering; unset = the tool style's own. */
-  line_numbers: z.enum(['tab', 'cat-n', 'colon', 'none']).optional(),
-  /** Lines a Read returns when no limit is given; unset = the tool style's own. */
-  read_default_lines: z.number().int().positive().optional(),
-  /** Longer lines are cut; unset = the tool style's own. */
-  read_max_line_chars: z.number().int().positive().optional(),
-  /** Cap of a tool's text output in bytes before head/tail truncation; unset = the style's own. */
-  output_limit_bytes: z.number().int().positive().optional(),
-});
+  const aliasRulesSchema = z.strictObject({
+    /** Edit/Write of an existing file fails unless the file was read first in this thread. */
+    read_before_edit: z.boolean().default(false),
+    /** Read output line numbering; unset = the tool style's own. */
+    line_numbers: z.enum(['tab', 'cat-n', 'colon', 'none']).optional(),
+    /** Lines a Read returns when no limit is given; unset = the tool style's own. */
+    read_default_lines: z.number().int().positive().optional(),
+    /** Longer lines are cut; unset = the tool style's own. */
+    read_max_line_chars: z.number().int().positive().optional(),
+    /** Cap of a tool's text output in bytes before head/tail truncation; unset = the style's own. */
+    output_limit_bytes: z.number().int().positive().optional(),
+  });
 
-export const profileSchema = z.strictObject({
-  /** Format version of this file. */
-  format: z.literal(1),
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and "-"'),
-  description: z.string().min(1),
-  wires: z.array(z.enum(WIRES)).min(1),
-  protocol: z.enum(PROTOCOLS).default('tools'),
-  /**
-   * mini-swe-agent's ending: a command whose output starts with this line (exit 0) ends the turn,
-   * with the rest of the output as the final answer; a reply with no tool call is a format error.
-   */
-  submit_sentinel: z.string().min(1).optional(),
-  /** System prompt file, relative to the profile file, absolute, or `~/...`. */
-  prompt_file: z.string().min(1),
-  tools: z.array(profileToolSchema).default([]),
-  request: requestShapeSchema.default(() => requestShapeSchema.parse({})),
-  aliases: aliasRulesSchema.default(() => aliasRulesSchema.parse({})),
-  /** Where the facts came from, for readers of the file. */
-  sources: z.array(z.string()).default([]),
-  /** Known gaps, stated rather than hidden. */
-  notes: z.array(z.string()).default([]),
-});
+  const profileSchema = z.strictObject({
+    /** Format version of this file. */
+    format: z.literal(1),
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and "-"'),
+    description: z.string().min(1),
+    wires: z.array(z.enum(WIRES)).min(1),
+    protocol: z.enum(PROTOCOLS).default('tools'),
+    /**
+     * mini-swe-agent's ending: a command whose output starts with this line (exit 0) ends the turn,
+     * with the rest of the output as the final answer; a reply with no tool call is a format error.
+     */
+    submit_sentinel: z.string().min(1).optional(),
+    /** System prompt file, relative to the profile file, absolute, or `~/...`. */
+    prompt_file: z.string().min(1),
+    tools: z.array(profileToolSchema).default([]),
+    request: requestShapeSchema.default(() => requestShapeSchema.parse({})),
+    aliases: aliasRulesSchema.default(() => aliasRulesSchema.parse({})),
+    /** Where the facts came from, for readers of the file. */
+    sources: z.array(z.string()).default([]),
+    /** Known gaps, stated rather than hidden. */
+    notes: z.array(z.string()).default([]),
+  });
+  return {
+    profileToolSchema,
+    startupContextSchema,
+    toolResultRenderingSchema,
+    requestShapeSchema,
+    aliasRulesSchema,
+    profileSchema,
+  };
+}
 
-export type ProfileFile = z.infer<typeof profileSchema>;
-export type ProfileToolDecl = z.infer<typeof profileToolSchema>;
-export type RequestShape = z.infer<typeof requestShapeSchema>;
-export type AliasRules = z.infer<typeof aliasRulesSchema>;
-export type ToolResultRendering = z.infer<typeof toolResultRenderingSchema>;
+type Schemas = ReturnType<typeof buildSchemas>;
+let schemas: Schemas | undefined;
+
+/** The profile schemas, built (and zod loaded) on first call. */
+export function profileSchemas(): Schemas {
+  schemas ??= buildSchemas(loadZod().z);
+  return schemas;
+}
+
+/** A stand-in that builds the schemas when first used, so importing this module stays cheap. */
+function lazySchema<K extends keyof Schemas>(key: K): Schemas[K] {
+  return new Proxy({} as Schemas[K], {
+    get: (_target, property) => {
+      const schema = profileSchemas()[key];
+      const value: unknown = Reflect.get(schema, property, schema);
+      return typeof value === 'function' ? value.bind(schema) : value;
+    },
+  });
+}
+
+export const profileToolSchema = lazySchema('profileToolSchema');
+export const startupContextSchema = lazySchema('startupContextSchema');
+export const toolResultRenderingSchema = lazySchema('toolResultRenderingSchema');
+export const requestShapeSchema = lazySchema('requestShapeSchema');
+export const aliasRulesSchema = lazySchema('aliasRulesSchema');
+export const profileSchema = lazySchema('profileSchema');
+
+export type ProfileFile = Z.infer<Schemas['profileSchema']>;
+export type ProfileToolDecl = Z.infer<Schemas['profileToolSchema']>;
+export type RequestShape = Z.infer<Schemas['requestShapeSchema']>;
+export type AliasRules = Z.infer<Schemas['aliasRulesSchema']>;
+export type ToolResultRendering = Z.infer<Schemas['toolResultRenderingSchema']>;
 export type Protocol = (typeof PROTOCOLS)[number];
