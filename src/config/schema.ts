@@ -248,5 +248,33 @@ export type ApprovalPolicyValue = NonNullable<ConfigLayer['approval_policy']>;
  */
 export function renderLayerJsonSchema(): Record<string, unknown> {
   useZod();
-  return z.toJSONSchema(fullLayerSchema(), { unrepresentable: 'throw' }) as Record<string, unknown>;
+  return toExactJsonSchema(fullLayerSchema());
+}
+
+// zod features whose JSON Schema says exactly what zod accepts and returns. Refinements and
+// defaults, for example, would render as if absent: the fast check would then accept values zod
+// rejects, or return them without zod's defaults.
+const EXACT_TYPES = new Set(['string', 'number', 'boolean', 'enum', 'object', 'record', 'array', 'union', 'optional', 'unknown']);
+const EXACT_CHECKS = new Set(['number_format', 'greater_than', 'less_than']);
+
+/** JSON Schema of `schema`, refusing any zod feature it cannot express exactly. */
+export function toExactJsonSchema(schema: Z.ZodType): Record<string, unknown> {
+  useZod();
+  return z.toJSONSchema(schema, {
+    unrepresentable: 'throw',
+    override: ({ zodSchema }) => {
+      const def = zodSchema._zod.def as { type: string; checks?: { _zod: { def: { check: string } } }[] };
+      const inexact = [
+        ...(EXACT_TYPES.has(def.type) ? [] : [def.type]),
+        ...(def.checks ?? []).map((c) => c._zod.def.check).filter((check) => !EXACT_CHECKS.has(check)),
+      ];
+      if (inexact.length > 0) {
+        throw new Error(
+          `the config layer schema uses zod's ${inexact.join(', ')}, which its JSON Schema cannot express ` +
+            'exactly; the fast check (src/config/fast-check.ts) would then accept what zod rejects. ' +
+            'Express it with plain types and bounds, or teach fast-check.ts and this list about it.',
+        );
+      }
+    },
+  }) as Record<string, unknown>;
 }

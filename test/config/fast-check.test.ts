@@ -6,8 +6,12 @@ import { describe, expect, test } from 'vitest';
 import { fastAcceptsLayer, schemaAccepts } from '../../src/config/fast-check.js';
 import { LAYER_JSON_SCHEMA } from '../../src/config/layer-schema.generated.js';
 import { applyDefaults } from '../../src/config/resolve.js';
-import { layerSchemaFor, renderLayerJsonSchema, type ConfigLayer } from '../../src/config/schema.js';
+import { loadZod } from '../../src/config/lazy-zod.js';
+import { layerSchemaFor, renderLayerJsonSchema, toExactJsonSchema, type ConfigLayer } from '../../src/config/schema.js';
 import { validateLayer } from '../../src/config/validate.js';
+
+// The zod instance the config room builds its schemas with.
+const { z } = loadZod();
 
 const STALE = 'src/config/layer-schema.generated.ts is stale: run `node scripts/gen-config-schema.mjs`';
 
@@ -83,6 +87,16 @@ const layerArbitrary = fc
 describe('config layer fast check', () => {
   test('the shipped JSON schema equals the zod source rendered (key order included)', () => {
     expect(JSON.stringify(LAYER_JSON_SCHEMA), STALE).toBe(JSON.stringify(renderLayerJsonSchema()));
+  });
+
+  test('the rendering refuses zod features JSON Schema cannot express exactly', () => {
+    expect(() => toExactJsonSchema(z.strictObject({ a: z.string().refine((s) => s !== 'b') }))).toThrow(/custom/);
+    expect(() => toExactJsonSchema(z.strictObject({ a: z.string().default('x') }))).toThrow(/default/);
+    expect(() => toExactJsonSchema(z.strictObject({ a: z.string().min(2) }))).toThrow(/min_length/);
+    expect(() => toExactJsonSchema(z.strictObject({ a: z.string().transform((s) => s.length) }))).toThrow();
+    expect(toExactJsonSchema(z.strictObject({ a: z.number().int().min(0).max(3).optional() }))).toMatchObject({
+      properties: { a: { type: 'integer', minimum: 0, maximum: 3 } },
+    });
   });
 
   test('accepts only what zod accepts, and the accepted layer loads as zod parses it', () => {
