@@ -93,6 +93,8 @@ interface KillPoint {
 interface RunOutcome {
   killed: boolean;
   stderr: string;
+  /** Milliseconds from spawn until each command completed, then until the process closed. */
+  stageEnds: number[];
 }
 
 async function runSession(home: string, cwd: string, kill: KillPoint | undefined): Promise<RunOutcome> {
@@ -104,15 +106,22 @@ async function runSession(home: string, cwd: string, kill: KillPoint | undefined
     let stderr = '';
     let stdout = '';
     let commandsDone = 0;
+    const started = performance.now();
+    const stageEnds: number[] = [];
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const lines = stdout.split('\n');
       stdout = lines.pop()!;
-      for (const line of lines) if (line.includes('"item.completed"') && line.includes('"command_execution"')) commandsDone += 1;
+      for (const line of lines) {
+        if (line.includes('"item.completed"') && line.includes('"command_execution"')) {
+          commandsDone += 1;
+          stageEnds.push(performance.now() - started);
+        }
+      }
     });
     let exited = false;
-    const closed = new Promise<void>((resolve) => child.on('close', () => { exited = true; resolve(); }));
+    const closed = new Promise<void>((resolve) => child.on('close', () => { exited = true; stageEnds.push(performance.now() - started); resolve(); }));
     let killed = false;
     if (kill) {
       await until(() => exited || (scanRolloutFiles(home).size > 0 && commandsDone >= kill.afterCommands), 'the kill point');
@@ -123,7 +132,7 @@ async function runSession(home: string, cwd: string, kill: KillPoint | undefined
       }
     }
     await closed;
-    return { killed, stderr };
+    return { killed, stderr, stageEnds };
   } finally {
     await mock.close();
   }
@@ -178,10 +187,12 @@ async function killAndResume(kill: KillPoint, stats: Stats): Promise<void> {
       expect(resumed.code, `${where}\n${resumed.stderr}`).toBe(0);
       expect(resumed.stdout).toContain('continued after the crash');
       const sent = mock.requests[0]!.body.input as ConversationItem[];
-      // The model sees the history up to the kill, then the new prompt.
-      expect(sent.length, where).toBe(history.length + 1);
+      // The model sees the history up to the kill (a call the kill left unanswered gets an
+      // 'aborted' output), then the new prompt.
+      const dangling = calls.filter((c) => !answered.has((c as { call_id: string }).call_id)).length;
+      expect(sent.length, where).toBe(history.length + dangling + 1);
       expect(JSON.stringify(sent.at(-1))).toContain('continue');
-      sent.slice(0, history.length).forEach((item, i) => expect(item.type, where).toBe(history[i]!.type));
+      if (dangling === 0) sent.slice(0, history.length).forEach((item, i) => expect(item.type, where).toBe(history[i]!.type));
     } finally {
       await mock.close();
     }
@@ -195,14 +206,19 @@ async function killAndResume(kill: KillPoint, stats: Stats): Promise<void> {
 }
 
 test(`SIGKILL at ${KILLS} random points of a scripted session; resume --last loads and continues each`, async () => {
-  // Calibrate: how long the whole session runs on this machine right now.
+  // Calibrate: how long each stage of the session (start-up, each command, the final answer) takes
+  // on this machine right now, so the random kill points fall inside the stages, fast or slow.
+  const calibrationHome = tempDir('kill-calibrate-home');
+  const calibrationCwd = tempDir('kill-calibrate-cwd');
+  const calibration = await runSession(calibrationHome, calibrationCwd, undefined);
+  removeDir(calibrationHome);
+  removeDir(calibrationCwd);
+  expect(calibration.stageEnds, `calibration run: ${calibration.stderr}`).toHaveLength(STEPS + 1);
+  const stageLength = (stage: number) => calibration.stageEnds[stage]! - (stage === 0 ? 0 : calibration.stageEnds[stage - 1]!);
   const random = mulberry32(SEED);
   const kills: KillPoint[] = Array.from({ length: KILLS }, () => {
     const afterCommands = Math.floor(random() * (STEPS + 1));
-    // Before the first command the session spends a while starting up; later steps are quick,
-    // and after the last command only the short final answer is left.
-    const window = afterCommands === 0 ? 2000 : afterCommands === STEPS ? 40 : 200;
-    return { afterCommands, delayMs: random() * window };
+    return { afterCommands, delayMs: random() * stageLength(afterCommands) };
   });
   const stats: Stats = { killed: 0, tornTails: 0, danglingCalls: 0, completedBeforeKill: 0, outputsAtKill: Array.from({ length: STEPS + 1 }, () => 0) };
   let next = 0;
