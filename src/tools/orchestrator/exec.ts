@@ -217,26 +217,22 @@ export class ExecOrchestrator {
     } else if (result.exitCode !== null) {
       finish(result.exitCode);
     }
-    return {
-      exitCode: result.exitCode,
-      output: result.output,
-      totalBytes: result.totalBytes,
-      wallTimeMs: result.wallTimeMs,
-      timedOut: result.timedOut,
-      ...(result.sessionId !== undefined ? { sessionId: result.sessionId } : {}),
-      ...(result.prunedSessionIds.length ? { prunedSessionIds: result.prunedSessionIds } : {}),
-    };
+    return sessionOutcome(result);
   }
 
   async writeStdin(sessionId: number, chars: string, yieldTimeMs: number): Promise<ExecOutcome> {
-    const result = await this.options.unifiedExec.writeStdin({ sessionId, chars, yieldTimeMs, signal: this.services.signal });
-    return {
-      exitCode: result.exitCode,
-      output: result.output,
-      totalBytes: result.totalBytes,
-      wallTimeMs: result.wallTimeMs,
-      timedOut: result.timedOut,
-      ...(result.sessionId !== undefined ? { sessionId: result.sessionId } : {}),
-    };
+    return sessionOutcome(await this.options.unifiedExec.writeStdin({ sessionId, chars, yieldTimeMs, signal: this.services.signal }));
   }
+}
+
+function sessionOutcome(result: UnifiedExecResult): ExecOutcome {
+  return {
+    exitCode: result.exitCode,
+    output: result.output,
+    totalBytes: result.totalBytes,
+    wallTimeMs: result.wallTimeMs,
+    timedOut: result.timedOut,
+    ...(result.sessionId !== undefined ? { sessionId: result.sessionId } : {}),
+    ...(result.prunedSessionIds.length ? { prunedSessionIds: result.prunedSessionIds } : {}),
+  };
 }
