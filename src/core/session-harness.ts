@@ -65,7 +65,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
     modelAcceptsImages: true,
     ...(config.background_terminal_max_timeout ? { backgroundMaxMs: config.background_terminal_max_timeout } : {}),
   });
-  const search = { rigHome: inputs.home, trustedProjectRoots };
+  const search = { rigHome: inputs.home, trustedProjectRoots, ...(config.harnesses_dir ? { userDir: config.harnesses_dir } : {}) };
   const location = locateProfile(choice.id, search);
   if (!location) {
     const known = listProfileLocations(search).map((entry) => entry.id).join(', ');

@@ -20,6 +20,8 @@ import {
 export interface ProfileSearchOptions {
   /** RIG_HOME; its `harnesses/` directory is searched. */
   rigHome?: string;
+  /** The user's profile directory instead of `$RIG_HOME/harnesses` (config `harnesses_dir`). */
+  userDir?: string;
   /** Roots of trusted projects, outermost first; their `.rig/harnesses/` are searched. */
   trustedProjectRoots?: string[];
   /** Overrides the built-in directory (tests). */
@@ -53,7 +55,8 @@ function searchDirs(options: ProfileSearchOptions): { dir: string; origin: Profi
   const dirs: { dir: string; origin: ProfileOrigin }[] = [
     { dir: options.builtinDir ?? builtinProfileDir(), origin: 'builtin' },
   ];
-  if (options.rigHome) dirs.push({ dir: join(options.rigHome, 'harnesses'), origin: 'user' });
+  const userDir = options.userDir ?? (options.rigHome ? join(options.rigHome, 'harnesses') : undefined);
+  if (userDir) dirs.push({ dir: userDir, origin: 'user' });
   for (const root of options.trustedProjectRoots ?? []) {
     dirs.push({ dir: join(root, '.rig', 'harnesses'), origin: 'project' });
   }

@@ -78,6 +78,16 @@ describe('layers', () => {
     ]);
   });
 
+  it('harnesses_dir (userDir) replaces $RIG_HOME/harnesses as the user layer', () => {
+    const builtinDir = join(tempDir(), 'builtin');
+    writeProfile(builtinDir, 'pi', minimalProfile('pi', { description: 'builtin' }));
+    const rigHome = tempDir();
+    writeProfile(join(rigHome, 'harnesses'), 'pi', minimalProfile('pi', { description: 'rig home' }));
+    const userDir = join(tempDir(), 'my-harnesses');
+    writeProfile(userDir, 'pi', minimalProfile('pi', { description: 'harnesses_dir' }));
+    expect(loadHarness('pi', echoRegistry, { builtinDir, rigHome, userDir }).profile.description).toBe('harnesses_dir');
+  });
+
   it('an unknown id names the available harnesses', () => {
     const builtinDir = join(tempDir(), 'builtin');
     writeProfile(builtinDir, 'pi', minimalProfile('pi'));

@@ -24,13 +24,15 @@ export interface HarnessListEntry {
 export function profileSearch(io: Pick<HarnessIo, 'env' | 'cwd'>): ProfileSearchOptions {
   const home = resolveRigHome(io.env);
   let trusted: string[] = [];
+  let userDir: string | undefined;
   try {
     const { config, cwd } = loadConfig({ home, cwd: io.cwd, env: io.env });
     if (isProjectTrusted(config, cwd)) trusted = [findProjectRoot(cwd, config.project_root_markers) ?? cwd];
+    userDir = config.harnesses_dir;
   } catch {
     // A broken config.toml only hides project profiles here; `rig exec` reports it properly.
   }
-  return { rigHome: home, trustedProjectRoots: trusted };
+  return { rigHome: home, trustedProjectRoots: trusted, ...(userDir ? { userDir } : {}) };
 }
 
 export function listHarnesses(search: ProfileSearchOptions): HarnessListEntry[] {
