@@ -152,9 +152,20 @@ function expectedText(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
-/** Accepted values that are probably mistakes. */
+/**
+ * Settings rig validates (so a Codex config loads) but does not act on yet: say so rather than
+ * let a user believe, say, that their `notify` hook or MCP servers are running.
+ */
+const NOT_YET_ACTIVE: readonly (keyof ConfigLayer)[] = ['notify', 'mcp_servers', 'hooks', 'agents', 'web_search'];
+
+/** Accepted values that are probably mistakes, and settings that have no effect yet. */
 function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
   const warnings: string[] = [];
+  for (const key of NOT_YET_ACTIVE) {
+    if (layer[key] !== undefined) {
+      warnings.push(`${locate(source, [key])}: ${key} is not supported by this version of rig yet; the setting has no effect`);
+    }
+  }
   const checkEffort = (value: string | undefined, path: string[]) => {
     if (value === undefined || (REASONING_EFFORTS as readonly string[]).includes(value)) return;
     warnings.push(

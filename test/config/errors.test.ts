@@ -200,4 +200,13 @@ describe('profiles and flags', () => {
       /^--ask-for-approval maybe: invalid value for approval_policy: found "maybe", expected one of "untrusted"/,
     );
   });
+  test('settings rig does not act on yet are accepted with a warning that says so', () => {
+    const home = tempDir();
+    writeFiles(home, { 'config.toml': 'notify = ["notify-send"]\n\n[mcp_servers.docs]\ncommand = "docs-server"\n' });
+    const { warnings } = loadConfig({ home, cwd: home, env });
+    expect(warnings).toEqual([
+      `${home}/config.toml:1: notify is not supported by this version of rig yet; the setting has no effect`,
+      `${home}/config.toml:3: mcp_servers is not supported by this version of rig yet; the setting has no effect`,
+    ]);
+  });
 });
