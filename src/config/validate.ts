@@ -162,6 +162,8 @@ const NOT_YET_ACTIVE: readonly (keyof ConfigLayer)[] = ['notify', 'mcp_servers',
 function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
   const warnings: string[] = [];
   for (const key of NOT_YET_ACTIVE) {
+    // web_search = "disabled" asks for what rig does anyway (the Codex SDK sends it).
+    if (key === 'web_search' && layer.web_search === 'disabled') continue;
     if (layer[key] !== undefined) {
       warnings.push(`${locate(source, [key])}: ${key} is not supported by this version of rig yet; the setting has no effect`);
     }
