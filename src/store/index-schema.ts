@@ -28,6 +28,13 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX threads_by_updated ON threads(archived, updated_at DESC);
    CREATE INDEX threads_by_cwd ON threads(cwd, updated_at DESC);`,
+  // 2: each rollout directory's mtime as of its last listing (dir-scan.ts), so a refresh lists
+  // only directories that changed; threads_by_path finds the rows of one directory.
+  `CREATE TABLE dirs (
+     path TEXT PRIMARY KEY,
+     mtime_ms REAL NOT NULL
+   );
+   CREATE INDEX threads_by_path ON threads(rollout_path);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,7 @@ export * from './rollout-records.js';
 export * from './rollout-recorder.js';
 export * from './reconstruct.js';
 export * from './scan.js';
+export * from './dir-scan.js';
 export * from './resume-fork.js';
 export * from './index-schema.js';
 export * from './thread-index.js';

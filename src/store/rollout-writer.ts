@@ -27,12 +27,15 @@ export class RolloutWriter {
   private bytes = 0;
   private records = 0;
 
+  private readonly dir: string;
+
   private constructor(
     readonly path: string,
     fd: number,
     private readonly redactor: Redactor,
   ) {
     this.fd = fd;
+    this.dir = parentDir(this.path);
   }
 
   /** Starts a new rollout file and writes its `session_meta` line. */
@@ -57,6 +60,8 @@ export class RolloutWriter {
     closeOffTornTail(options.path);
     const fd = openForAppend(options.path, 'a');
     const writer = new RolloutWriter(options.path, fd, createRedactor(options.secrets ?? []));
+    // closeOffTornTail may have rewritten the tail.
+    touchDirectory(writer.dir);
     return writer;
   }
 
@@ -70,6 +75,7 @@ export class RolloutWriter {
     while (offset < buffer.length) offset += fs.writeSync(this.fd, buffer, offset);
     this.bytes += buffer.length;
     this.records += 1;
+    touchDirectory(this.dir);
   }
 
   /**
@@ -89,6 +95,25 @@ export class RolloutWriter {
 
   get stats(): { bytes: number; records: number } {
     return { bytes: this.bytes, records: this.records };
+  }
+}
+
+/**
+ * Moves the directory's mtime to now. The thread index lists only directories whose mtime changed
+ * (dir-scan.ts); creating or removing a file moves it, appending does not, hence this one extra
+ * syscall per record. Best effort: a directory we may not touch only makes listings lag until the
+ * next file appears there or `rig sessions reindex`.
+ */
+function parentDir(file: string): string {
+  return path.dirname(file);
+}
+
+function touchDirectory(dir: string): void {
+  const now = Date.now() / 1000;
+  try {
+    fs.utimesSync(dir, now, now);
+  } catch {
+    // see above
   }
 }
 

@@ -1,6 +1,7 @@
 // The SQLite thread index ($RIG_HOME/state.sqlite, WAL): a derived cache of the rollouts for fast
-// listing. Every query first reconciles it with the files on disk, so a missing, stale or corrupt
-// index repairs itself. better-sqlite3 is a native module: it is imported only here, lazily.
+// listing. Every query first reconciles it with the rollout directories that changed since the last
+// query (dir-scan.ts), so a missing, stale or corrupt index repairs itself. better-sqlite3 is a
+// native module: it is imported only here, lazily.
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -8,7 +9,8 @@ import { archivedSessionsDir, parseRolloutFileName, sessionsDir, stateDbPath } f
 import { migrate, SCHEMA_VERSION } from './index-schema.js';
 import { readRollout } from './rollout-reader.js';
 import { summarizeRollout } from './reconstruct.js';
-import { scanRolloutFiles, type RolloutFileStat } from './scan.js';
+import type { RolloutFileStat } from './scan.js';
+import { scanChangedDirs, UNSETTLED_MTIME } from './dir-scan.js';
 import { threadIdTime } from './ids.js';
 import {
   LISTED_COLUMNS,
@@ -19,7 +21,6 @@ import {
   type KnownRow,
   type KnownRowValues,
   type ListedRowValues,
-  type ListedRowWithFileValues,
   type ThreadRow,
 } from './thread-rows.js';
 
@@ -95,18 +96,71 @@ export class ThreadIndex {
     private readonly db: Database.Database,
   ) {}
 
-  /** Reconciles the index with the rollout files: adds new, re-reads changed, drops vanished. */
+  /**
+   * Reconciles the index with the rollout files: adds new, re-reads changed, drops vanished. Only
+   * directories whose mtime moved since the last refresh are listed (dir-scan.ts explains why that
+   * is enough, and the one case it misses: a rollout edited in place by another program).
+   */
   refresh(): RefreshResult {
+    const knownDirs = new Map<string, number>();
+    for (const [dir, mtime] of this.db.prepare('SELECT path, mtime_ms FROM dirs').raw().all() as [string, number][]) {
+      knownDirs.set(dir, mtime);
+    }
+    const scan = scanChangedDirs(this.home, knownDirs);
+    const files = new Map<string, RolloutFileStat>();
+    for (const listed of scan.listed.values()) for (const file of listed) if (!files.has(file.threadId)) files.set(file.threadId, file);
+    // No directory remembered (a new, migrated or reindexed index): check every row, so rows whose
+    // rollout is in no directory walked are dropped too.
+    const known = knownDirs.size === 0 ? this.allKnownRows() : this.knownRowsIn([...scan.listed.keys(), ...scan.vanished], files);
+    const dirs = new Map<string, number>();
+    for (const [dir, mtime] of scan.seen) if (knownDirs.get(dir) !== mtime) dirs.set(dir, mtime);
+    return this.reconcile(files, known, dirs, scan.vanished);
+  }
+
+  private allKnownRows(): Map<string, KnownRow> {
     const known = new Map<string, KnownRow>();
-    // Arrays, not objects: this runs before every listing, over every thread.
     const rows = this.db.prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads').raw().all() as KnownRowValues[];
     for (const [id, rollout_path, file_size, file_mtime_ms, archived_at] of rows) {
       known.set(id, { id, rollout_path, file_size, file_mtime_ms, archived_at });
     }
-    return this.reconcile(scanRolloutFiles(this.home), known);
+    return known;
   }
 
-  private reconcile(files: Map<string, RolloutFileStat>, known: Map<string, KnownRow>): RefreshResult {
+  /**
+   * The rows of rollouts in `dirs` (the directories just listed or gone), plus the rows of files
+   * found there that the index places elsewhere (moved in). A file whose row points at another
+   * rollout that still exists is a copy: the row keeps its file, and the copy is dropped from `files`.
+   */
+  private knownRowsIn(dirs: readonly string[], files: Map<string, RolloutFileStat>): Map<string, KnownRow> {
+    const known = new Map<string, KnownRow>();
+    const inDir = this.db.prepare(
+      'SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads WHERE rollout_path > ? AND rollout_path < ?',
+    );
+    const afterSep = String.fromCharCode(path.sep.charCodeAt(0) + 1);
+    for (const dir of dirs) {
+      for (const [id, rollout_path, file_size, file_mtime_ms, archived_at] of inDir.raw().all(dir + path.sep, dir + afterSep) as KnownRowValues[]) {
+        // The range also covers subdirectories, which are reconciled on their own.
+        if (path.dirname(rollout_path) === dir) known.set(id, { id, rollout_path, file_size, file_mtime_ms, archived_at });
+      }
+    }
+    const byId = this.db.prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads WHERE id = ?');
+    for (const file of [...files.values()]) {
+      if (known.has(file.threadId)) continue;
+      const values = byId.raw().get(file.threadId) as KnownRowValues | undefined;
+      if (!values) continue;
+      const [id, rollout_path, file_size, file_mtime_ms, archived_at] = values;
+      if (rollout_path !== file.path && fs.existsSync(rollout_path)) files.delete(file.threadId);
+      else known.set(id, { id, rollout_path, file_size, file_mtime_ms, archived_at });
+    }
+    return known;
+  }
+
+  private reconcile(
+    files: Map<string, RolloutFileStat>,
+    known: Map<string, KnownRow>,
+    dirs: Map<string, number>,
+    vanishedDirs: readonly string[],
+  ): RefreshResult {
     const result: RefreshResult = { added: 0, updated: 0, removed: 0, warnings: [] };
     const changed: RolloutFileStat[] = [];
     for (const file of files.values()) {
@@ -115,9 +169,11 @@ export class ThreadIndex {
     }
     const vanished = [...known.keys()].filter((id) => !files.has(id));
     // Usually nothing changed: then no write transaction (and no write lock) at all.
-    if (changed.length === 0 && vanished.length === 0) return result;
+    if (changed.length === 0 && vanished.length === 0 && dirs.size === 0 && vanishedDirs.length === 0) return result;
     const upsert = this.db.prepare(UPSERT_SQL);
     const remove = this.db.prepare('DELETE FROM threads WHERE id = ?');
+    const rememberDir = this.db.prepare('INSERT INTO dirs (path, mtime_ms) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms');
+    const forgetDir = this.db.prepare('DELETE FROM dirs WHERE path = ?');
     this.db.transaction(() => {
       for (const file of changed) {
         const row = known.get(file.threadId);
@@ -125,8 +181,10 @@ export class ThreadIndex {
         try {
           fresh = rowFromFile(file, row as DbRow | undefined, result.warnings);
         } catch (error) {
-          // Deleted or unreadable since the scan: leave the old row; the next refresh decides.
+          // Deleted or unreadable since the scan: leave the old row, and list its directory again
+          // next time to decide.
           result.warnings.push((error as Error).message);
+          dirs.set(path.dirname(file.path), UNSETTLED_MTIME);
           continue;
         }
         upsert.run(fresh);
@@ -137,6 +195,8 @@ export class ThreadIndex {
         remove.run(id);
         result.removed += 1;
       }
+      for (const [dir, mtime] of dirs) rememberDir.run(dir, mtime);
+      for (const dir of vanishedDirs) forgetDir.run(dir);
     })();
     this.notices.push(...result.warnings);
     return result;
@@ -144,7 +204,7 @@ export class ThreadIndex {
 
   /** Drops every row and rebuilds from the rollouts (`rig sessions reindex`). */
   reindex(): RefreshResult {
-    this.db.exec('DELETE FROM threads');
+    this.db.exec('DELETE FROM threads; DELETE FROM dirs;');
     return this.refresh();
   }
 
@@ -176,17 +236,13 @@ export class ThreadIndex {
   }
 
   listThreads(options: ListThreadsOptions = {}): ThreadRow[] {
-    if (options.limit === undefined) {
-      const listed = this.listEverythingFresh(options);
-      if (listed) return listed;
-    } else {
-      this.refresh();
-    }
+    this.refresh();
     const where: string[] = [];
     const params: unknown[] = [];
     if (options.archivedOnly) where.push('archived = 1');
     else if (!options.all) where.push('archived = 0');
     if (options.cwd !== undefined) {
+      // threads_by_cwd: a directory's threads without reading anyone else's.
       where.push('cwd = ?');
       params.push(path.resolve(options.cwd));
     }
@@ -198,26 +254,6 @@ export class ThreadIndex {
     // Rows as arrays: better-sqlite3 builds an object per row column by column, which costs more
     // than the query itself when listing thousands of threads.
     return (this.db.prepare(sql).raw().all(...params) as ListedRowValues[]).map(threadRowFromValues);
-  }
-
-  /**
-   * An unlimited listing reads every row anyway (the staleness check needs them all), so one query
-   * serves both: rows sorted as listed, with the file stats to check, filtered here. Undefined
-   * when the index had to change; the caller then queries again.
-   */
-  private listEverythingFresh(options: ListThreadsOptions): ThreadRow[] | undefined {
-    const rows = this.db
-      .prepare(`SELECT ${LISTED_COLUMNS.join(', ')}, file_size, file_mtime_ms FROM threads ORDER BY updated_at DESC, id DESC`)
-      .raw()
-      .all() as ListedRowWithFileValues[];
-    const known = new Map<string, KnownRow>();
-    for (const v of rows) known.set(v[0], { id: v[0], rollout_path: v[1], archived_at: v[10], file_size: v[18], file_mtime_ms: v[19] });
-    const result = this.reconcile(scanRolloutFiles(this.home), known);
-    if (result.added + result.updated + result.removed > 0) return undefined;
-    const cwd = options.cwd === undefined ? undefined : path.resolve(options.cwd);
-    const wanted = (v: ListedRowWithFileValues): boolean =>
-      (options.archivedOnly ? v[9] !== 0 : options.all || v[9] === 0) && (cwd === undefined || v[2] === cwd);
-    return rows.filter(wanted).map(threadRowFromValues);
   }
 
   /** By full id or unique prefix (archived included). Throws when a prefix is ambiguous. */
