@@ -15,3 +15,4 @@ export * from './dir-scan.js';
 export * from './resume-fork.js';
 export * from './index-schema.js';
 export * from './thread-index.js';
+export * from './thread-json.js';

@@ -3,6 +3,7 @@
 // query (dir-scan.ts), so a missing, stale or corrupt index repairs itself. better-sqlite3 is a
 // native module: it is imported only here, lazily.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { archivedSessionsDir, parseRolloutFileName, sessionsDir, stateDbPath } from './home.js';
@@ -11,6 +12,7 @@ import { readRollout } from './rollout-reader.js';
 import { summarizeRollout } from './reconstruct.js';
 import type { RolloutFileStat } from './scan.js';
 import { scanChangedDirs, UNSETTLED_MTIME } from './dir-scan.js';
+import { THREAD_JSON_SQL } from './thread-json.js';
 import { threadIdTime } from './ids.js';
 import {
   LISTED_COLUMNS,
@@ -236,24 +238,35 @@ export class ThreadIndex {
   }
 
   listThreads(options: ListThreadsOptions = {}): ThreadRow[] {
+    // Rows as arrays: better-sqlite3 builds an object per row column by column, which costs more
+    // than the query itself when listing thousands of threads.
+    return (this.listQuery(LISTED_COLUMNS.join(', '), options).raw().all(...this.listParams(options)) as ListedRowValues[]).map(
+      threadRowFromValues,
+    );
+  }
+
+  /** listThreads() as the JSON text of each thread (threadJson()'s shape), written by SQLite. */
+  listThreadsJson(options: ListThreadsOptions = {}): string[] {
+    return this.listQuery(THREAD_JSON_SQL, options).pluck().all(...this.listParams(options)) as string[];
+  }
+
+  private listQuery(columns: string, options: ListThreadsOptions): Database.Statement {
     this.refresh();
     const where: string[] = [];
-    const params: unknown[] = [];
     if (options.archivedOnly) where.push('archived = 1');
     else if (!options.all) where.push('archived = 0');
-    if (options.cwd !== undefined) {
-      // threads_by_cwd: a directory's threads without reading anyone else's.
-      where.push('cwd = ?');
-      params.push(path.resolve(options.cwd));
-    }
+    // threads_by_cwd: a directory's threads without reading anyone else's.
+    if (options.cwd !== undefined) where.push('cwd = ?');
     const sql =
-      `SELECT ${LISTED_COLUMNS.join(', ')} FROM threads` +
+      `SELECT ${columns} FROM threads` +
       (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
       ' ORDER BY updated_at DESC, id DESC' +
       (options.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(options.limit))}` : '');
-    // Rows as arrays: better-sqlite3 builds an object per row column by column, which costs more
-    // than the query itself when listing thousands of threads.
-    return (this.db.prepare(sql).raw().all(...params) as ListedRowValues[]).map(threadRowFromValues);
+    return this.db.prepare(sql);
+  }
+
+  private listParams(options: ListThreadsOptions): unknown[] {
+    return options.cwd !== undefined ? [path.resolve(options.cwd)] : [];
   }
 
   /** By full id or unique prefix (archived included). Throws when a prefix is ambiguous. */
@@ -324,8 +337,9 @@ export class ThreadIndex {
 type DatabaseConstructor = typeof Database;
 
 async function loadSqlite(): Promise<DatabaseConstructor> {
-  const mod = (await import('better-sqlite3')) as unknown as { default: DatabaseConstructor };
-  return mod.default;
+  // require, not import(): better-sqlite3 is CommonJS, and import() first parses it for named
+  // exports (~3 ms of every `rig sessions list`).
+  return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
 }
 
 function openDatabase(Sqlite: DatabaseConstructor, dbPath: string): Database.Database {

@@ -13,6 +13,7 @@ import {
   RACY_WINDOW_MS,
   reindex,
   responseItemRecord,
+  threadJson,
   stateDbPath,
   tokenCountRecord,
   turnContextRecord,
@@ -213,6 +214,25 @@ describe('thread index', () => {
     index = await openIndex(home);
     index.upsertThread({ id: a.id, rolloutPath: a.path, title: 'custom name' });
     expect(index.listThreads()[0]?.title).toBe('custom name');
+  });
+});
+
+describe('listThreadsJson', () => {
+  it('writes, in SQL, exactly the text JSON.stringify(threadJson(row)) writes', async () => {
+    const titles = ['plain', 'quote " back \\ slash', 'tab\tnew\nline\r\b\f\u0001\u001f\u007f', 'emoji 😀 ünïcödé \u2028\u2029', ''];
+    const threads = titles.map((title, i) => writeThread({ prompt: title || ' ', cwd: i % 2 ? '/other' : '/repo', now: new Date(2025, 0, i + 1) }));
+    index = await openIndex(home);
+    index.setArchived(threads[1]!.id, true);
+    index.listThreads();
+    const db = new Database(stateDbPath(home));
+    const edit = db.prepare('UPDATE threads SET title = ?, forked_from_id = ?, git_sha = ?, created_at = ?, updated_at = ? WHERE id = ?');
+    threads.forEach((t, i) => edit.run(titles[i], i === 2 ? threads[0]!.id : null, i === 3 ? null : 'b'.repeat(40), i === 4 ? 0 : Date.UTC(2025, 0, i + 1, 1, 2, 3, 7 * i), Date.UTC(2026, 5, 1) + i * 1001, t.id));
+    db.close();
+    for (const options of [{}, { all: true }, { archivedOnly: true }, { cwd: '/other' }, { cwd: '/repo', all: true }, { all: true, limit: 2 }]) {
+      const expected = index.listThreads(options).map((row) => JSON.stringify(threadJson(row)));
+      expect(index.listThreadsJson(options), JSON.stringify(options)).toEqual(expected);
+    }
+    expect(index.listThreadsJson({ all: true })).toHaveLength(titles.length);
   });
 });
 

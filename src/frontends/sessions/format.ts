@@ -2,43 +2,8 @@
 import os from 'node:os';
 import type { ThreadRow } from '../../store/index.js';
 
-export interface ThreadJson {
-  id: string;
-  title: string;
-  cwd: string;
-  created_at: string;
-  updated_at: string;
-  model: string | null;
-  model_provider: string | null;
-  harness: string | null;
-  archived: boolean;
-  archived_at: string | null;
-  usage: ThreadRow['usage'];
-  git_branch: string | null;
-  git_sha: string | null;
-  forked_from_id: string | null;
-  rollout_path: string;
-}
-
-export function threadJson(row: ThreadRow): ThreadJson {
-  return {
-    id: row.id,
-    title: row.title,
-    cwd: row.cwd,
-    created_at: new Date(row.createdAt).toISOString(),
-    updated_at: new Date(row.updatedAt).toISOString(),
-    model: row.model,
-    model_provider: row.modelProvider,
-    harness: row.harness,
-    archived: row.archived,
-    archived_at: row.archivedAt === null ? null : new Date(row.archivedAt).toISOString(),
-    usage: row.usage,
-    git_branch: row.gitBranch,
-    git_sha: row.gitSha,
-    forked_from_id: row.forkedFromId,
-    rollout_path: row.rolloutPath,
-  };
-}
+// The JSON shape lives in the store, next to the SQL that writes it for whole listings.
+export { threadJson, type ThreadJson } from '../../store/index.js';
 
 /** "3m ago", "5h ago", "2d ago", then the date. */
 export function relativeTime(then: number, now: number): string {

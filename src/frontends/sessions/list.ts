@@ -5,7 +5,7 @@
 // mixed in: `--archived` lists only them (with `--all` or `--cwd` as above).
 import path from 'node:path';
 import { rigHome, openIndex, stateDbPath, type ListThreadsOptions } from '../../store/index.js';
-import { formatThreadTable, threadJson } from './format.js';
+import { formatThreadTable } from './format.js';
 import { defaultSessionsIo, type SessionsIo } from './io.js';
 
 export interface ListCommandInput {
@@ -25,13 +25,16 @@ export async function runSessionsList(input: ListCommandInput, io: SessionsIo = 
       ...(input.all ? {} : { cwd: path.resolve(io.cwd, input.cwd ?? '.') }),
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
     };
-    const rows = index.listThreads(options);
-    for (const notice of index.notices) io.stderr(`warning: ${notice}\n`);
     if (input.json) {
+      // Each thread's JSON text comes straight from SQLite (threadJson()'s shape, see thread-json.ts).
+      const threads = index.listThreadsJson(options);
+      for (const notice of index.notices) io.stderr(`warning: ${notice}\n`);
       // One thread per line: compact for thousands of threads, still easy to read and grep.
-      io.stdout(rows.length === 0 ? '[]\n' : `[\n${rows.map((row) => JSON.stringify(threadJson(row))).join(',\n')}\n]\n`);
+      io.stdout(threads.length === 0 ? '[]\n' : `[\n${threads.join(',\n')}\n]\n`);
       return 0;
     }
+    const rows = index.listThreads(options);
+    for (const notice of index.notices) io.stderr(`warning: ${notice}\n`);
     if (rows.length === 0) {
       const where = input.all ? '' : ` in ${options.cwd}`;
       const hint = input.all ? '' : ' (use --all to list every directory)';
