@@ -35,6 +35,12 @@ export const MIGRATIONS: readonly string[] = [
      mtime_ms REAL NOT NULL
    );
    CREATE INDEX threads_by_path ON threads(rollout_path);`,
+  // 3: listings order by (updated_at DESC, id DESC); indexes in that full order need no sort.
+  `DROP INDEX threads_by_updated;
+   DROP INDEX threads_by_cwd;
+   CREATE INDEX threads_by_updated ON threads(archived, updated_at DESC, id DESC);
+   CREATE INDEX threads_by_cwd ON threads(cwd, updated_at DESC, id DESC);
+   CREATE INDEX threads_by_time ON threads(updated_at DESC, id DESC);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -253,9 +253,11 @@ export class ThreadIndex {
   private listQuery(columns: string, options: ListThreadsOptions): Database.Statement {
     this.refresh();
     const where: string[] = [];
-    if (options.archivedOnly) where.push('archived = 1');
-    else if (!options.all) where.push('archived = 0');
+    // With a cwd, `+archived` keeps SQLite off threads_by_updated (every unarchived thread) and on
     // threads_by_cwd: a directory's threads without reading anyone else's.
+    const archived = options.cwd !== undefined ? '+archived' : 'archived';
+    if (options.archivedOnly) where.push(`${archived} = 1`);
+    else if (!options.all) where.push(`${archived} = 0`);
     if (options.cwd !== undefined) where.push('cwd = ?');
     const sql =
       `SELECT ${columns} FROM threads` +

@@ -348,10 +348,15 @@ describe('thread index refresh by directory mtime', () => {
     index = await openIndex(home);
     expect(index.listThreads({ all: true })).toHaveLength(2);
     index.close();
-    // Rows whose whole directory tree is gone before the upgrade still disappear.
+    // Rows whose whole directory tree is gone before the upgrade still disappear: a version-1
+    // database holding the same rows.
+    const newer = `${stateDbPath(home)}.newer`;
+    fs.renameSync(stateDbPath(home), newer);
     const v1 = new Database(stateDbPath(home));
-    v1.exec('DROP TABLE dirs; DROP INDEX threads_by_path;');
+    v1.exec(MIGRATIONS[0]!);
     v1.pragma('user_version = 1');
+    v1.exec(`ATTACH DATABASE '${newer}' AS newer; INSERT INTO threads SELECT * FROM newer.threads; DETACH DATABASE newer;`);
+    expect(v1.prepare('SELECT count(*) FROM threads').pluck().get()).toBe(2);
     v1.close();
     fs.rmSync(path.join(home, 'sessions', '2024'), { recursive: true });
     index = await openIndex(home);
