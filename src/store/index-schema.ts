@@ -41,6 +41,50 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX threads_by_updated ON threads(archived, updated_at DESC, id DESC);
    CREATE INDEX threads_by_cwd ON threads(cwd, updated_at DESC, id DESC);
    CREATE INDEX threads_by_time ON threads(updated_at DESC, id DESC);`,
+  // 4: the times as Date.prototype.toISOString() text, stored once per row so that listing
+  // thousands of threads as JSON formats no dates (thread-json.ts). Generated columns: no write
+  // path can forget them. Integer arithmetic, not strftime's %f, which rounds through a float.
+  // A STORED column cannot be added in place, so the table is rebuilt with its rows.
+  `CREATE TABLE threads_v4 (
+     id TEXT PRIMARY KEY,
+     rollout_path TEXT NOT NULL,
+     cwd TEXT NOT NULL DEFAULT '',
+     title TEXT NOT NULL DEFAULT '',
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     model TEXT,
+     model_provider TEXT,
+     harness TEXT,
+     archived INTEGER NOT NULL DEFAULT 0,
+     archived_at INTEGER,
+     input_tokens INTEGER NOT NULL DEFAULT 0,
+     cached_input_tokens INTEGER NOT NULL DEFAULT 0,
+     output_tokens INTEGER NOT NULL DEFAULT 0,
+     reasoning_output_tokens INTEGER NOT NULL DEFAULT 0,
+     git_branch TEXT,
+     git_sha TEXT,
+     forked_from_id TEXT,
+     file_size INTEGER NOT NULL DEFAULT 0,
+     file_mtime_ms INTEGER NOT NULL DEFAULT 0,
+     created_iso TEXT GENERATED ALWAYS AS
+       (strftime('%Y-%m-%dT%H:%M:%S', created_at / 1000, 'unixepoch') || printf('.%03dZ', created_at % 1000)) STORED,
+     updated_iso TEXT GENERATED ALWAYS AS
+       (strftime('%Y-%m-%dT%H:%M:%S', updated_at / 1000, 'unixepoch') || printf('.%03dZ', updated_at % 1000)) STORED,
+     archived_iso TEXT GENERATED ALWAYS AS (CASE WHEN archived_at IS NULL THEN NULL ELSE
+       strftime('%Y-%m-%dT%H:%M:%S', archived_at / 1000, 'unixepoch') || printf('.%03dZ', archived_at % 1000) END) STORED
+   );
+   INSERT INTO threads_v4 (id, rollout_path, cwd, title, created_at, updated_at, model, model_provider, harness,
+     archived, archived_at, input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens, git_branch,
+     git_sha, forked_from_id, file_size, file_mtime_ms)
+   SELECT id, rollout_path, cwd, title, created_at, updated_at, model, model_provider, harness,
+     archived, archived_at, input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens, git_branch,
+     git_sha, forked_from_id, file_size, file_mtime_ms FROM threads;
+   DROP TABLE threads;
+   ALTER TABLE threads_v4 RENAME TO threads;
+   CREATE INDEX threads_by_updated ON threads(archived, updated_at DESC, id DESC);
+   CREATE INDEX threads_by_cwd ON threads(cwd, updated_at DESC, id DESC);
+   CREATE INDEX threads_by_time ON threads(updated_at DESC, id DESC);
+   CREATE INDEX threads_by_path ON threads(rollout_path);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -43,22 +43,15 @@ export function threadJson(row: ThreadRow): ThreadJson {
 }
 
 /**
- * Date.prototype.toISOString() of an epoch-milliseconds column, in SQL. Integer arithmetic, not
- * strftime's %f, which rounds through a float. The index stores whole milliseconds after 1970.
- */
-function isoSql(column: string): string {
-  return `strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000)`;
-}
-
-/**
  * threadJson() as an SQL expression over the threads table: same keys in the same order, and
- * SQLite's json_object escapes strings exactly as JSON.stringify does (checked by a test).
+ * SQLite's json_object escapes strings exactly as JSON.stringify does (checked by a test). The
+ * *_iso columns are the times already formatted as toISOString() does (schema 4).
  */
 export const THREAD_JSON_SQL = `json_object(
-  'id', id, 'title', title, 'cwd', cwd, 'created_at', ${isoSql('created_at')}, 'updated_at', ${isoSql('updated_at')},
+  'id', id, 'title', title, 'cwd', cwd, 'created_at', created_iso, 'updated_at', updated_iso,
   'model', model, 'model_provider', model_provider, 'harness', harness,
   'archived', json(CASE archived WHEN 0 THEN 'false' ELSE 'true' END),
-  'archived_at', CASE WHEN archived_at IS NULL THEN NULL ELSE ${isoSql('archived_at')} END,
+  'archived_at', archived_iso,
   'usage', json_object('input_tokens', input_tokens, 'cached_input_tokens', cached_input_tokens,
     'output_tokens', output_tokens, 'reasoning_output_tokens', reasoning_output_tokens),
   'git_branch', git_branch, 'git_sha', git_sha, 'forked_from_id', forked_from_id, 'rollout_path', rollout_path)`;

@@ -236,6 +236,10 @@ describe('listThreadsJson', () => {
   });
 });
 
+const V1_COLUMNS = `id, rollout_path, cwd, title, created_at, updated_at, model, model_provider, harness, archived,
+  archived_at, input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens, git_branch, git_sha,
+  forked_from_id, file_size, file_mtime_ms`;
+
 /** Sets a path's mtime `secondsAgo` in the past, so its directory counts as settled (outside the racy window). */
 function age(p: string, secondsAgo = 60): void {
   const then = new Date(Date.now() - secondsAgo * 1000);
@@ -355,7 +359,7 @@ describe('thread index refresh by directory mtime', () => {
     const v1 = new Database(stateDbPath(home));
     v1.exec(MIGRATIONS[0]!);
     v1.pragma('user_version = 1');
-    v1.exec(`ATTACH DATABASE '${newer}' AS newer; INSERT INTO threads SELECT * FROM newer.threads; DETACH DATABASE newer;`);
+    v1.exec(`ATTACH DATABASE '${newer}' AS newer; INSERT INTO threads SELECT ${V1_COLUMNS} FROM newer.threads; DETACH DATABASE newer;`);
     expect(v1.prepare('SELECT count(*) FROM threads').pluck().get()).toBe(2);
     v1.close();
     fs.rmSync(path.join(home, 'sessions', '2024'), { recursive: true });
