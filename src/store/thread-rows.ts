@@ -104,9 +104,7 @@ export type ListedRowValues = [
   number | null, number, number, number, number, string | null, string | null, string | null,
 ];
 
-export type ListedRowWithFileValues = [...ListedRowValues, number, number];
-
-export function threadRowFromValues(v: ListedRowValues | ListedRowWithFileValues): ThreadRow {
+export function threadRowFromValues(v: ListedRowValues): ThreadRow {
   return {
     id: v[0],
     rolloutPath: v[1],
