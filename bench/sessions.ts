@@ -158,7 +158,7 @@ export async function benchList5000(): Promise<BenchResult> {
     const start = Date.now() - 5000 * 60_000;
     for (let i = 0; i < 5000; i++) {
       writeThread(home, {
-        cwd: i % 3 === 0 ? cwd : `/work/project-${i % 17}`,
+        cwd: i % 3 === 0 ? cwd : `/srv/project-${i % 17}`,
         created: new Date(start + i * 60_000),
         turns: 1,
         title: `task number ${i}: make the thing work`,

@@ -136,7 +136,7 @@ request_max_retries = 0
 writable_roots = ["/tmp/x"]
 [profiles.fast]
 model = "o4-mini"
-[projects."/work/app"]
+[projects."/srv/app"]
 trust_level = "trusted"
 [features]
 web_search = true

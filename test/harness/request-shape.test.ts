@@ -4,7 +4,7 @@ import { requestShapeSchema } from '../../src/harness/profile-schema.js';
 import { longDate, renderTemplate, renderToolOutput, shapeRequest } from '../../src/harness/request-shape.js';
 import { userText } from '../../src/protocol/index.js';
 
-const env = { now: new Date('2026-11-30T09:00:00Z'), cwd: '/work/app', os: 'linux', tree: '/work/app/\n└───a.txt' };
+const env = { now: new Date('2026-11-30T09:00:00Z'), cwd: '/srv/app', os: 'linux', tree: '/srv/app/\n└───a.txt' };
 
 function baseRequest(): ModelRequest {
   return {
@@ -25,7 +25,7 @@ function baseRequest(): ModelRequest {
 describe('renderTemplate', () => {
   it('fills known slots and leaves others', () => {
     expect(renderTemplate('{{cwd}} {{date}} {{long_date}} {{os}} {{model}} {{nope}} {x}', env, 'm1')).toBe(
-      '/work/app 2026-11-30 Monday, November 30, 2026 linux m1 {{nope}} {x}',
+      '/srv/app 2026-11-30 Monday, November 30, 2026 linux m1 {{nope}} {x}',
     );
   });
 
@@ -39,7 +39,7 @@ describe('shapeRequest', () => {
     const shape = requestShapeSchema.parse({});
     const request = baseRequest();
     const shaped = shapeRequest({ prompt: 'Hi from {{cwd}}\n', request: shape }, request, env);
-    expect(shaped.instructions).toBe('Hi from /work/app');
+    expect(shaped.instructions).toBe('Hi from /srv/app');
     expect(shaped.input).toEqual(request.input);
     expect(shaped.maxOutputTokens).toBeUndefined();
     expect(shaped.extraBody).toBeUndefined();
@@ -63,7 +63,7 @@ describe('shapeRequest', () => {
     });
     const shaped = shapeRequest({ prompt: 'p', request: shape }, baseRequest(), env);
     expect(shaped.input.slice(0, 3)).toEqual([
-      userText('Date Monday, November 30, 2026 in /work/app\n/work/app/\n└───a.txt'),
+      userText('Date Monday, November 30, 2026 in /srv/app\n/srv/app/\n└───a.txt'),
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Thanks.' }] },
       userText('fix it'),
     ]);
@@ -131,7 +131,7 @@ describe('startup context placement', () => {
       type: 'message',
       role: 'user',
       content: [
-        { type: 'input_text', text: '<system-reminder>\ncwd /work/app\n</system-reminder>' },
+        { type: 'input_text', text: '<system-reminder>\ncwd /srv/app\n</system-reminder>' },
         { type: 'input_text', text: 'fix it' },
       ],
     });
