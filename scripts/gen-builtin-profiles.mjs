@@ -2,36 +2,22 @@
 // writes the results into src/harness/builtin-profiles.generated.ts, so loading a built-in profile
 // needs no zod. Run after changing a built-in profile or profile-schema.ts;
 // test/harness/builtin-profiles.test.ts fails while the generated file is stale.
-import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadTsModule, repo } from './load-ts.mjs';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const target = join(repo, 'src/harness/builtin-profiles.generated.ts');
-// Inside node_modules so the bundle resolves zod from the repository. The generated file it
-// imports is replaced by an empty one, so a missing or broken one does not stop regeneration.
-const outfile = join(repo, 'node_modules', '.cache', 'rig-gen', 'builtin-profiles.mjs');
-await build({
-  entryPoints: [join(repo, 'src/harness/builtin-profiles.ts')],
-  outfile,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  packages: 'external',
-  logLevel: 'warning',
-  plugins: [
-    {
-      name: 'empty-generated',
-      setup(builder) {
-        builder.onResolve({ filter: /builtin-profiles\.generated\.js$/ }, () => ({ path: 'generated', namespace: 'empty' }));
-        builder.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export const BUILTIN_PROFILES = {};', loader: 'js' }));
-      },
+// The generated file it imports is replaced by an empty one, so a missing or broken one does not
+// stop regeneration.
+const { renderBuiltinProfiles } = await loadTsModule('src/harness/builtin-profiles.ts', [
+  {
+    name: 'empty-generated',
+    setup(builder) {
+      builder.onResolve({ filter: /builtin-profiles\.generated\.js$/ }, () => ({ path: 'generated', namespace: 'empty' }));
+      builder.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export const BUILTIN_PROFILES = {};', loader: 'js' }));
     },
-  ],
-});
-const { renderBuiltinProfiles } = await import(pathToFileURL(outfile).href);
-rmSync(outfile, { force: true });
+  },
+]);
 const rendered = renderBuiltinProfiles(join(repo, 'src/harness/profiles'));
 writeFileSync(
   target,

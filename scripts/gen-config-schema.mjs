@@ -2,25 +2,11 @@
 // src/config/layer-schema.generated.ts, which the config loader's fast check uses so a valid
 // config loads without zod. Run after changing schema.ts; test/config/fast-check.test.ts fails
 // while the generated file is stale.
-import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadTsModule, repo } from './load-ts.mjs';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
-// Inside node_modules so the bundle resolves zod from the repository.
-const outfile = join(repo, 'node_modules', '.cache', 'rig-gen', 'config-schema.mjs');
-await build({
-  entryPoints: [join(repo, 'src/config/schema.ts')],
-  outfile,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  packages: 'external',
-  logLevel: 'warning',
-});
-const { renderLayerJsonSchema } = await import(pathToFileURL(outfile).href);
-rmSync(outfile, { force: true });
+const { renderLayerJsonSchema } = await loadTsModule('src/config/schema.ts');
 const target = join(repo, 'src/config/layer-schema.generated.ts');
 writeFileSync(
   target,

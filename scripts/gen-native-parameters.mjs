@@ -2,25 +2,11 @@
 // src/tools/native/parameters.generated.ts, so rig ships them as JSON and builds no zod schema
 // for them at startup. Run after changing parameters.ts; test/tools/native/parameters.test.ts
 // fails while the generated file is stale.
-import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadTsModule, repo } from './load-ts.mjs';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
-// Inside node_modules so the bundle resolves zod from the repository.
-const outfile = join(repo, 'node_modules', '.cache', 'rig-gen', 'native-parameters.mjs');
-await build({
-  entryPoints: [join(repo, 'src/tools/native/parameters.ts')],
-  outfile,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  packages: 'external',
-  logLevel: 'warning',
-});
-const { renderNativeParameters } = await import(pathToFileURL(outfile).href);
-rmSync(outfile, { force: true });
+const { renderNativeParameters } = await loadTsModule('src/tools/native/parameters.ts');
 const rendered = renderNativeParameters();
 const target = join(repo, 'src/tools/native/parameters.generated.ts');
 writeFileSync(
