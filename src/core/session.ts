@@ -58,7 +58,7 @@ export interface Session {
 
 const REPLAY_PROVIDER: ProviderInfo = { id: 'replay', name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
 
-function approvalFromFlags(flags: SessionFlags, mode: OpenSessionOptions['mode']): string | undefined {
+function approvalFromFlags(flags: SessionFlags, mode: OpenSessionOptions['mode']): 'untrusted' | 'on-request' | 'never' | undefined {
   if (flags.askForApproval) return flags.askForApproval === 'on-failure' ? 'on-request' : flags.askForApproval;
   if (flags.fullAuto) return 'on-request';
   // exec has nobody to ask: it never prompts unless told otherwise.
@@ -86,6 +86,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
   const home = resolveRigHome(env);
   const yolo = Boolean(flags.dangerouslyBypassApprovalsAndSandbox || flags.yolo);
   const replayFile = flags.replay;
+  const approval = approvalFromFlags(flags, mode);
   const loaded = loadConfig({
     home,
     cwd: options.processCwd,
@@ -96,7 +97,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
       ...(replayFile ? { provider: 'replay' } : flags.provider ? { provider: flags.provider } : {}),
       ...(flags.cd ? { cwd: flags.cd } : {}),
       ...(flags.sandbox ? { sandbox: flags.sandbox } : flags.fullAuto ? { sandbox: 'workspace-write' as const } : {}),
-      ...(approvalFromFlags(flags, mode) ? { approval: approvalFromFlags(flags, mode) as 'never' } : {}),
+      ...(approval ? { approval } : {}),
       ...(flags.harness ? { harness: flags.harness } : {}),
       ...(flags.addDir ? { addDirs: flags.addDir } : {}),
     },
@@ -114,7 +115,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
   if (yolo) warnings.push('running with --dangerously-bypass-approvals-and-sandbox: commands run WITHOUT a sandbox and WITHOUT asking');
 
   const source = options.resume ?? options.fork;
-  const resumed = source ? loadRollout(...Object.values(locateRollout(home, source, cwd)) as [string, string]) : undefined;
+  const located = source ? locateRollout(home, source, cwd) : undefined;
+  const resumed = located ? loadRollout(located.path, located.threadId) : undefined;
   if (resumed) {
     warnings.push(...resumed.warnings);
     // A resumed thread keeps its directory unless the command line names another.
