@@ -1,5 +1,5 @@
-// Reads the compact tool signatures of reference/harnesses.md §5.6 (DeepSeek TUI) into JSON
-// schemas, so the profile can be checked against the reference itself rather than a copy.
+// Reads the compact tool signatures of DeepSeek TUI (the harness reference, section 5.6, kept in
+// test/fixtures/reference) into JSON schemas, so the profile is checked against the reference text.
 import { readFileSync } from 'node:fs';
 
 type Schema = Record<string, unknown>;
@@ -80,9 +80,9 @@ export interface ReferenceTool {
   parameters: Schema;
 }
 
-export function deepseekReferenceTools(harnessesMd: string): ReferenceTool[] {
-  const block = /```text\n([\s\S]*?)\n```/.exec(readFileSync(harnessesMd, 'utf8'))?.[1];
-  if (!block) throw new Error('no signature block in harnesses.md');
+export function deepseekReferenceTools(signaturesMd: string): ReferenceTool[] {
+  const block = /```text\n([\s\S]*?)\n```/.exec(readFileSync(signaturesMd, 'utf8'))?.[1];
+  if (!block) throw new Error(`no signature block in ${signaturesMd}`);
   return splitTop(block.replace(/\n/g, ' '), ';').map((signature) => {
     const match = /^(\*?)([A-Za-z0-9_-]+)(°?)\(([\s\S]*)\)$/.exec(signature);
     if (!match) throw new Error(`cannot read signature: ${signature}`);

@@ -1,15 +1,15 @@
 // The tool surface each profile shows the model, checked against the captures of the real agents
-// (shared/conformance/harness-tools) and against facts transcribed from reference/harnesses.md.
-import { existsSync, readFileSync } from 'node:fs';
+// (test/fixtures/harness-tools) and against facts transcribed from the harness reference
+// (test/fixtures/reference). See test/fixtures/SOURCES.md.
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfileDir, readProfileFile } from '../../src/harness/loader.js';
 import type { HarnessProfile } from '../../src/harness/profile.js';
 import { deepseekReferenceTools } from './reference-signatures.js';
 
-const CAPTURES = resolve(import.meta.dirname, '../../../shared/conformance/harness-tools');
-const haveCaptures = existsSync(CAPTURES);
-const REFERENCE = resolve(import.meta.dirname, '../../../shared/reference/harnesses.md');
+const CAPTURES = resolve(import.meta.dirname, '../fixtures/harness-tools');
+const REFERENCE = resolve(import.meta.dirname, '../fixtures/reference/deepseek-tui-signatures.md');
 
 function profile(id: string): HarnessProfile {
   return readProfileFile(join(builtinProfileDir(), `${id}.json`), 'builtin');
@@ -61,7 +61,7 @@ const CAPTURE_FOR: [string, string][] = [
   ['pi.anthropic.json', 'pi'],
 ];
 
-describe.skipIf(!haveCaptures)('profiles match the captured tool surfaces', () => {
+describe('profiles match the captured tool surfaces', () => {
   it.each(CAPTURE_FOR)('%s -> %s: same tool names in the same order', (file, id) => {
     expect(advertised(profile(id)).map((tool) => tool.name)).toEqual(captured(file).map((tool) => tool.name));
   });
@@ -204,7 +204,7 @@ describe('profiles match the reference tables', () => {
   });
 });
 
-describe.skipIf(!existsSync(REFERENCE))('deepseek-tui matches the signature list of reference §5.6', () => {
+describe('deepseek-tui matches the signature list of reference §5.6', () => {
   it('every tool: same name, order, parameters, types, enums, defaults, bounds and closedness', () => {
     const ours = profile('deepseek-tui').tools;
     const reference = deepseekReferenceTools(REFERENCE);

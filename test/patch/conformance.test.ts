@@ -1,4 +1,4 @@
-// Runs Codex's apply_patch fixture scenarios (shared/conformance/apply-patch) against applyPatch:
+// Runs Codex's apply_patch fixture scenarios (test/fixtures/apply-patch) against applyPatch:
 // copy input/ into a temp dir, apply patch.txt once, compare the whole tree with expected/.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,15 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { applyPatch } from '../../src/patch/apply.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixturesRoot = path.resolve(repoRoot, '../shared/conformance/apply-patch');
+const fixturesRoot = path.resolve(repoRoot, 'test/fixtures/apply-patch');
 const scenariosDir = path.join(fixturesRoot, 'scenarios');
 
-if (!fs.existsSync(scenariosDir)) {
-  throw new Error(
-    `apply_patch conformance fixtures not found at ${scenariosDir}. ` +
-      'Check out the shared/ folder next to the repository (shared/conformance/apply-patch/scenarios).',
-  );
-}
 
 type Entry = { kind: 'dir' } | { kind: 'file'; bytes: string };
 
