@@ -16,7 +16,8 @@ const ALLOWED: Record<string, string[]> = {
   context: ['protocol', 'config', 'model'],
   store: ['protocol'],
   core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store'],
-  frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core'],
+  // Front ends are adapters over the engine: everything else they need is a core service.
+  frontends: ['protocol', 'core'],
   cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends'],
 };
 

@@ -2,7 +2,7 @@
 // end lazily so a command pays only for what it uses.
 import { Command, Option } from 'commander';
 import { rigVersion } from '../core/version.js';
-import type { SessionFlags as CommonFlags } from '../core/settings.js';
+import { execInputFromFlags, type SessionFlags as CommonFlags } from './session-flags.js';
 import { CliError } from './errors.js';
 import { registerApplyPatch } from './commands/apply-patch.js';
 import { registerSessions } from './commands/sessions.js';
@@ -78,7 +78,7 @@ export function buildProgram(): Command {
   ).action(async (prompt: string | undefined, flags: CommonFlags) => {
     const { runExecCommand } = await import('../frontends/exec/run.js');
     // Engine flags given before the subcommand (`rig -m x exec ...`) apply too; later ones win.
-    process.exitCode = await runExecCommand({ prompt, flags: { ...program.opts(), ...flags } as CommonFlags });
+    process.exitCode = await runExecCommand({ prompt, ...execInputFromFlags({ ...program.opts(), ...flags } as CommonFlags) });
   });
 
   addExecOptions(
@@ -95,7 +95,7 @@ export function buildProgram(): Command {
     const resume = flags.last ? { last: true, all: Boolean(flags.all) } : { id };
     const text = flags.last ? id ?? prompt : prompt;
     if (!flags.last && !id) throw new CliError('exec resume needs a thread id, or --last (see `rig sessions list`)');
-    process.exitCode = await runExecCommand({ prompt: text, flags: merged, resume });
+    process.exitCode = await runExecCommand({ prompt: text, ...execInputFromFlags(merged), resume });
   });
 
   registerApplyPatch(program);
@@ -115,7 +115,7 @@ export function buildProgram(): Command {
     .argument('[prompt...]', 'a task to run as `rig exec` does; with no API key set, runs `rig demo`')
     .action(async (prompt: string[], flags: CommonFlags) => {
       const { runDefault } = await import('../frontends/default-run.js');
-      process.exitCode = await runDefault(prompt, { flags });
+      process.exitCode = await runDefault(prompt, { exec: execInputFromFlags(flags) });
     });
   registerHarness(program);
 

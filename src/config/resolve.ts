@@ -12,7 +12,6 @@ import type {
 export const DEFAULT_MODEL_PROVIDER = 'openai';
 export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32768;
 export const DEFAULT_PROJECT_ROOT_MARKERS: readonly string[] = ['.git'];
-export const DEFAULT_MAX_TURN_STEPS = 200;
 export const DEFAULT_REQUEST_MAX_RETRIES = 4;
 export const DEFAULT_STREAM_MAX_RETRIES = 5;
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000;
@@ -51,7 +50,6 @@ type Defaulted =
   | 'project_doc_fallback_filenames'
   | 'project_root_markers'
   | 'harness_guidance'
-  | 'max_turn_steps'
   | 'features'
   | 'mcp_servers'
   | 'profiles'
@@ -82,7 +80,6 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
   project_doc_fallback_filenames: string[];
   project_root_markers: string[];
   harness_guidance: boolean;
-  max_turn_steps: number;
   features: Record<string, boolean>;
   mcp_servers: Record<string, Record<string, unknown>>;
   profiles: Record<string, ProfileConfig>;
@@ -133,7 +130,6 @@ export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined
     project_doc_fallback_filenames: merged.project_doc_fallback_filenames ?? [],
     project_root_markers: merged.project_root_markers ?? [...DEFAULT_PROJECT_ROOT_MARKERS],
     harness_guidance: merged.harness_guidance ?? true,
-    max_turn_steps: merged.max_turn_steps ?? DEFAULT_MAX_TURN_STEPS,
     features: merged.features ?? {},
     mcp_servers: merged.mcp_servers ?? {},
     profiles: merged.profiles ?? {},

@@ -4,7 +4,6 @@ import { platform } from 'node:os';
 import type { RigConfig } from '../config/index.js';
 import { findProjectRoot, isProjectTrusted } from '../config/index.js';
 import { chooseHarness, checkWireSupport } from '../harness/routing.js';
-import { listProfileLocations, locateProfile, readProfileFile } from '../harness/loader.js';
 import { shapeRequest, type ShapeEnvironment } from '../harness/request-shape.js';
 import { folderListing } from '../harness/startup-context.js';
 import type { HarnessProfile } from '../harness/profile.js';
@@ -12,7 +11,7 @@ import type { ModelClient, ModelRequest, WireApi } from '../model/types.js';
 import { ReplayedCallsClient, textProtocolFor, wrapForTextProtocol } from '../harness/text-protocol/index.js';
 import { createFormatErrorTool } from '../tools/harness/format-error.js';
 import type { ProviderInfo } from '../model/providers.js';
-import { bindHarness } from '../tools/harness/registry.js';
+import { loadBoundHarness } from '../tools/harness/registry.js';
 import { nativeCapabilities } from '../tools/native/registry.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { loadedDeferredTools } from '../tools/harness/meta.js';
@@ -66,15 +65,9 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
     ...(config.background_terminal_max_timeout ? { backgroundMaxMs: config.background_terminal_max_timeout } : {}),
   });
   const search = { rigHome: inputs.home, trustedProjectRoots, ...(config.harnesses_dir ? { userDir: config.harnesses_dir } : {}) };
-  const location = locateProfile(choice.id, search);
-  if (!location) {
-    const known = listProfileLocations(search).map((entry) => entry.id).join(', ');
-    throw new Error(`unknown harness "${choice.id}" (${choice.reason}); available harnesses: ${known}`);
-  }
-  const profile = readProfileFile(location.file, location.origin);
+  const { profile, tools: bound } = loadBoundHarness(choice.id, native, search, choice.reason);
   const wireProblem = checkWireSupport(profile, wire);
   if (wireProblem) throw new Error(wireProblem);
-  const bound = bindHarness(profile, native);
   const textProtocol = textProtocolFor(profile);
   const tools = new ToolRegistry(textProtocol ? [...bound.all, createFormatErrorTool()] : bound.all);
   const advertisedDefinitions = bound.advertised.map(toDefinition);

@@ -2,6 +2,7 @@
 // files alone (no SQLite), so `exec resume` pays nothing for the index.
 import { realpathSync } from 'node:fs';
 import {
+  type RolloutRecord,
   findRolloutFile,
   readRollout,
   readRolloutMeta,
@@ -22,6 +23,9 @@ export interface ResumedThread extends ReconstructedThread {
   path: string;
   threadId: string;
   warnings: string[];
+  records: RolloutRecord[];
+  /** The number the next turn gets: one more than the highest turn_N recorded. */
+  nextTurn: number;
 }
 
 function sameDir(a: string, b: string): boolean {
@@ -54,5 +58,16 @@ export function locateRollout(home: string, target: ResumeTarget, cwd: string): 
 export function loadRollout(path: string, threadId: string): ResumedThread {
   const read = readRollout(path);
   const rebuilt = reconstructThread(read.records);
-  return { ...rebuilt, path, threadId, warnings: read.warnings };
+  return { ...rebuilt, path, threadId, warnings: read.warnings, records: read.records, nextTurn: nextTurnNumber(read.records) };
+}
+
+/** Turn ids are turn_0, turn_1, ... per thread, continuing across resumes and forks. */
+export function nextTurnNumber(records: readonly RolloutRecord[]): number {
+  let next = 0;
+  for (const record of records) {
+    if (record.type !== 'turn_context') continue;
+    const match = /^turn_(\d+)$/.exec(record.payload.turn_id ?? '');
+    if (match) next = Math.max(next, Number(match[1]) + 1);
+  }
+  return next;
 }

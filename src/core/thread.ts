@@ -1,12 +1,14 @@
-// A Thread owns its history and runs one turn at a time. Front ends drive it with ops (run a turn,
-// steer, interrupt, answer an approval) and read one typed event stream.
+// The turn loop of one thread: it owns the history, runs one turn at a time, and emits every event
+// of the thread in an envelope (thread id, turn id, sequence number, time). What it samples with —
+// model client, tools, request shaping, capabilities — is its runtime, which settings changes
+// replace between turns. Front ends never touch this class: they drive a ThreadHandle.
 import type {
   ApprovalDecision,
   ApprovalRequest,
   ContentPart,
   ConversationItem,
+  EventEnvelope,
   ThreadEvent,
-  ThreadOp,
   TokenUsage,
   UserInput,
   JsonSchema,
@@ -16,36 +18,30 @@ import { addUsage, emptyUsage } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CapabilitiesFactory, ToolCapabilities, TurnServices } from '../tools/spec.js';
-import { EventHub, type ThreadEventListener } from './event-hub.js';
+import { EventHub, type EnvelopeListener } from './event-hub.js';
 import { noopRecorder, type ThreadRecorder, type TurnContextRecord } from './recorder.js';
 import { runStep, type StepOutcome } from './step.js';
 import { TurnState } from './turn-state.js';
 import { TokenTracker } from '../context/tokens.js';
 import { loadImagePart } from '../tools/native/image-file.js';
 
-export const DEFAULT_MAX_TURN_STEPS = 200;
-
-export interface ThreadOptions {
-  id: string;
-  cwd: string;
+/** What the thread samples and acts with; replaced as a whole when settings change. */
+export interface ThreadRuntime {
   model: string;
   client: ModelClient;
   tools: ToolRegistry;
   instructions: string;
   capabilities: CapabilitiesFactory;
-  /** History restored from a rollout. */
-  history?: ConversationItem[];
-  /** Context items placed before the first user message of a new thread (AGENTS.md, environment). */
-  initialContext?: ConversationItem[];
-  maxTurnSteps?: number;
-  recorder?: ThreadRecorder;
   /** The tool definitions to advertise this step; default: every registered tool. */
   advertisedTools?: (threadState: Map<string, unknown>) => ToolDefinition[];
   /** Fixed request fields (reasoning, temperature, extra body...). */
   requestDefaults?: Partial<ModelRequest>;
   /** Harness request shaping, applied last; must be pure. */
   shapeRequest?: (request: ModelRequest) => ModelRequest;
+  /** Recorded with every turn (resume restores provider, policies and harness from it). */
   turnContext?: Partial<TurnContextRecord>;
+  /** Undefined: no bound on model requests per turn. */
+  maxTurnSteps?: number;
   /**
    * Compaction before a step once the context reaches `limit` tokens (provider-reported usage
    * plus estimates of items added since). `compact` returns true when it replaced the history.
@@ -53,6 +49,23 @@ export interface ThreadOptions {
   autoCompact?: { limit: number; compact: (thread: Thread) => Promise<boolean> };
   /** Called when a request failed because the context is too long; returns true if it compacted. */
   onContextOverflow?: (thread: Thread) => Promise<boolean>;
+  /** Manual compaction (`/compact`, ThreadHandle.compact). */
+  compact?: (thread: Thread) => Promise<TurnResult>;
+}
+
+export interface ThreadOptions {
+  id: string;
+  cwd: string;
+  runtime: ThreadRuntime;
+  /** History restored from a rollout. */
+  history?: ConversationItem[];
+  /** Context items placed before the first user message of a new thread (AGENTS.md, environment). */
+  initialContext?: ConversationItem[];
+  recorder?: ThreadRecorder;
+  /** The number of the first turn this load runs: turn ids stay unique across resumes. */
+  firstTurn?: number;
+  /** False when nobody can answer approvals (see TurnServices.canAskApproval). Default true. */
+  canAskApproval?: boolean;
 }
 
 export interface TurnOptions {
@@ -66,26 +79,42 @@ export interface TurnResult {
   usage: TokenUsage;
 }
 
+export interface StartedTurn {
+  turnId: string;
+  /** Settles when the turn has ended (its terminal event is emitted first). Never rejects. */
+  done: Promise<TurnResult>;
+}
+
+const INTERRUPTED_NOTE =
+  '<turn_aborted>The user interrupted the previous turn. Some tools may have been stopped part-way; check the state before continuing.</turn_aborted>';
+
 export class Thread {
   readonly id: string;
   readonly history: ConversationItem[];
   usage: TokenUsage = emptyUsage();
   lastRequestUsage: TokenUsage | undefined;
+  private runtime: ThreadRuntime;
+  private pendingRuntime: ThreadRuntime | undefined;
   private readonly hub = new EventHub();
   private readonly pendingInput: UserInput[] = [];
   private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
   private readonly threadState = new Map<string, unknown>();
   private pendingImages: ContentPart[] = [];
   private turnController: AbortController | undefined;
-  private running = false;
+  private activeTurn: { id: string; done: Promise<TurnResult> } | undefined;
   private itemCounter = 0;
+  /** User messages have ids of their own, so the item_N numbering stays Codex's (exec --json). */
+  private userItemCounter = 0;
   private approvalCounter = 0;
-  private turnCounter = 0;
+  private turnCounter: number;
+  private seq = 0;
   private readonly tokens = new TokenTracker();
 
   constructor(private readonly options: ThreadOptions) {
     this.id = options.id;
     this.history = [...(options.history ?? [])];
+    this.runtime = options.runtime;
+    this.turnCounter = options.firstTurn ?? 0;
   }
 
   get recorder(): ThreadRecorder {
@@ -93,56 +122,73 @@ export class Thread {
   }
 
   get isRunning(): boolean {
-    return this.running;
+    return this.activeTurn !== undefined;
   }
 
-  subscribe(listener: ThreadEventListener): () => void {
+  /** The running turn's id, if any. */
+  get currentTurnId(): string | undefined {
+    return this.activeTurn?.id;
+  }
+
+  /** The runtime the next turn will use. */
+  get nextRuntime(): ThreadRuntime {
+    return this.pendingRuntime ?? this.runtime;
+  }
+
+  subscribe(listener: EnvelopeListener): () => void {
     return this.hub.subscribe(listener);
   }
 
+  /** Emit an event of the running turn (or, between turns, of the thread). */
   emit(event: ThreadEvent): void {
-    this.hub.emit(event);
+    this.emitFor(this.activeTurn?.id ?? null, event);
+  }
+
+  /** Emit with an explicit turn: null for thread-level events. */
+  emitFor(turnId: string | null, event: ThreadEvent): void {
+    const envelope: EventEnvelope = { thread_id: this.id, turn_id: turnId, seq: this.seq++, timestamp_ms: Date.now(), event };
+    this.hub.emit(envelope);
   }
 
   newItemId(): string {
     return `item_${this.itemCounter++}`;
   }
 
-  /** Dispatches an op from a front end. A `user_input` while a turn runs is treated as steering. */
-  submit(op: ThreadOp): Promise<TurnResult> | void {
-    switch (op.type) {
-      case 'user_input':
-        if (this.running) return this.steer(op.input);
-        return this.runTurn(op.input);
-      case 'steer':
-        return this.steer(op.input);
-      case 'interrupt':
-        return this.interrupt();
-      case 'approval':
-        return this.answerApproval(op.request_id, op.decision);
-      case 'compact':
-        throw new Error('compaction is started through the session, not the bare thread');
+  /** Use this runtime from the next turn on (at once when no turn runs). */
+  reconfigure(runtime: ThreadRuntime): void {
+    if (this.activeTurn) this.pendingRuntime = runtime;
+    else this.runtime = runtime;
+  }
+
+  /** Add input to the running turn; it reaches the model with the next request. */
+  steer(input: UserInput, expectedTurnId?: string): string {
+    const active = this.activeTurn;
+    if (!active) throw new Error('no turn is running on this thread to steer; start a turn instead');
+    if (expectedTurnId !== undefined && expectedTurnId !== active.id) {
+      throw new Error(`turn ${expectedTurnId} is not the running turn (${active.id} is); steer the running turn or start a new one`);
     }
-  }
-
-  steer(input: UserInput): void {
     this.pendingInput.push(input);
+    return active.id;
   }
 
-  interrupt(): void {
+  /** Stop the running turn: its model request and the commands it waits on. Resolves once it has ended. */
+  async interrupt(): Promise<void> {
+    const active = this.activeTurn;
     this.turnController?.abort();
     for (const [id, resolve] of this.approvals) {
       this.approvals.delete(id);
       resolve('abort');
     }
+    if (active) await active.done;
   }
 
   answerApproval(requestId: string, decision: ApprovalDecision): void {
     const resolve = this.approvals.get(requestId);
-    if (!resolve) throw new Error(`no pending approval with id ${requestId}`);
+    if (!resolve) throw new Error(`no pending approval with id ${requestId} (it was answered already, or its turn ended)`);
     this.approvals.delete(requestId);
+    this.emit({ type: 'approval.resolved', request_id: requestId, decision });
     resolve(decision);
-    if (decision === 'abort') this.interrupt();
+    if (decision === 'abort') void this.interrupt();
   }
 
   /** Appends items to history and the rollout. */
@@ -161,70 +207,109 @@ export class Thread {
   }
 
   buildRequest(extra: Partial<ModelRequest> = {}): ModelRequest {
+    const runtime = this.runtime;
     const request: ModelRequest = {
-      ...this.options.requestDefaults,
-      model: this.options.model,
-      instructions: this.options.instructions,
+      ...runtime.requestDefaults,
+      model: runtime.model,
+      instructions: runtime.instructions,
       input: this.history,
-      tools: this.options.advertisedTools?.(this.threadState) ?? this.options.tools.definitions(),
+      tools: runtime.advertisedTools?.(this.threadState) ?? runtime.tools.definitions(),
       promptCacheKey: this.id,
       sessionId: this.id,
       ...extra,
     };
-    return this.options.shapeRequest ? this.options.shapeRequest(request) : request;
+    return runtime.shapeRequest ? runtime.shapeRequest(request) : request;
   }
 
   get client(): ModelClient {
-    return this.options.client;
+    return this.runtime.client;
   }
 
-  async runTurn(input: UserInput, turnOptions: TurnOptions = {}): Promise<TurnResult> {
-    if (this.running) throw new Error('a turn is already running on this thread; steer or interrupt it');
-    this.running = true;
+  /** Start a turn; the id is known at once, the result when `done` settles. */
+  startTurn(input: UserInput, turnOptions: TurnOptions = {}): StartedTurn {
+    return this.beginTurn(async (turn, signal) => {
+      if (this.history.length === 0 && this.options.initialContext) this.append(...this.options.initialContext);
+      this.appendUserInput(input);
+      return this.loop(turn, signal, turnOptions);
+    });
+  }
+
+  runTurn(input: UserInput, turnOptions: TurnOptions = {}): Promise<TurnResult> {
+    return this.startTurn(input, turnOptions).done;
+  }
+
+  /** Compaction as a turn of its own: started, the context_compaction item, then completed or failed. */
+  startCompaction(): StartedTurn {
+    return this.beginTurn(async () => {
+      const compact = this.runtime.compact;
+      if (!compact) return { status: 'failed', error: 'this thread has no compaction configured', usage: this.usage };
+      return compact(this);
+    });
+  }
+
+  private beginTurn(body: (turn: TurnState, signal: AbortSignal) => Promise<TurnResult>): StartedTurn {
+    if (this.activeTurn) throw new Error(`turn ${this.activeTurn.id} is already running on this thread; steer or interrupt it`);
+    if (this.pendingRuntime) {
+      this.runtime = this.pendingRuntime;
+      this.pendingRuntime = undefined;
+    }
     const controller = new AbortController();
     this.turnController = controller;
     const turnId = `turn_${this.turnCounter++}`;
-    const turn = new TurnState(this, controller.signal, turnId);
-    this.recorder.turnStarted({
-      turn_id: turnId,
-      cwd: this.options.cwd,
-      model: this.options.model,
-      ...this.options.turnContext,
-    });
+    let resolveDone!: (result: TurnResult) => void;
+    const done = new Promise<TurnResult>((resolve) => (resolveDone = resolve));
+    this.activeTurn = { id: turnId, done };
+    const turn = new TurnState(this, controller.signal, turnId, this.options.canAskApproval ?? true);
+    this.recorder.turnStarted({ turn_id: turnId, cwd: this.options.cwd, model: this.runtime.model, ...this.runtime.turnContext });
     this.emit({ type: 'turn.started' });
-    let result: TurnResult;
-    try {
-      if (this.history.length === 0 && this.options.initialContext) this.append(...this.options.initialContext);
-      this.append(this.userMessage(input));
-      result = await this.loop(turn, controller.signal, turnOptions);
-    } catch (error) {
-      result = controller.signal.aborted
-        ? { status: 'interrupted', usage: this.usage }
-        : { status: 'failed', error: error instanceof Error ? error.message : String(error), usage: this.usage };
-    } finally {
-      this.running = false;
+    void (async () => {
+      let result: TurnResult;
+      try {
+        result = await body(turn, controller.signal);
+      } catch (error) {
+        result = controller.signal.aborted
+          ? { status: 'interrupted', usage: this.usage }
+          : { status: 'failed', error: error instanceof Error ? error.message : String(error), usage: this.usage };
+      }
+      if (controller.signal.aborted && result.status !== 'failed') result = { ...result, status: 'interrupted' };
+      this.finishTurn(turn, turnId, result);
       this.turnController = undefined;
-    }
+      this.activeTurn = undefined;
+      this.pendingInput.length = 0;
+      if (this.pendingRuntime) {
+        this.runtime = this.pendingRuntime;
+        this.pendingRuntime = undefined;
+      }
+      resolveDone(result);
+    })();
+    return { turnId, done };
+  }
+
+  private finishTurn(turn: TurnState, turnId: string, result: TurnResult): void {
     turn.finishPlan();
+    // Approvals still open belong to this turn and can no longer be answered.
+    for (const [id, resolve] of this.approvals) {
+      this.approvals.delete(id);
+      resolve('abort');
+    }
     if (result.status === 'completed') {
       this.emit({ type: 'turn.completed', usage: this.usage });
     } else if (result.status === 'failed') {
       this.emit({ type: 'turn.failed', error: { message: result.error ?? 'turn failed' } });
     } else {
-      this.append(this.userMessage({ text: '<turn_aborted>The user interrupted the previous turn. Some tools may have been stopped part-way; check the state before continuing.</turn_aborted>' }));
+      this.append(this.userMessage({ text: INTERRUPTED_NOTE }));
       this.emit({ type: 'turn.interrupted', reason: 'interrupted by the user' });
     }
     this.recorder.turnEnded({ turn_id: turnId, status: result.status, usage: this.usage, ...(result.error ? { error: result.error } : {}) });
     this.recorder.flush();
-    return result;
   }
 
   private async loop(turn: TurnState, signal: AbortSignal, turnOptions: TurnOptions): Promise<TurnResult> {
-    const maxSteps = this.options.maxTurnSteps ?? DEFAULT_MAX_TURN_STEPS;
+    const maxSteps = this.runtime.maxTurnSteps;
     let lastAgentMessage: string | undefined;
     let overflowRetried = false;
     for (let step = 0; ; step++) {
-      if (step >= maxSteps) {
+      if (maxSteps !== undefined && step >= maxSteps) {
         return {
           status: 'failed',
           error: `turn stopped after ${maxSteps} model requests without finishing (max_turn_steps = ${maxSteps}); raise it with -c max_turn_steps=N or send a new prompt to continue`,
@@ -234,7 +319,7 @@ export class Thread {
       this.drainSteering();
       await this.maybeAutoCompact();
       const request = this.buildRequest(turnOptions.outputSchema ? { outputSchema: turnOptions.outputSchema } : {});
-      const outcome: StepOutcome = await runStep(this.options.client, request, this.options.tools, turn.stepHooks(), signal);
+      const outcome: StepOutcome = await runStep(this.runtime.client, request, this.runtime.tools, turn.stepHooks(), signal);
       this.recorder.modelResponse({ turn_id: turn.id, step, events: outcome.events });
       this.append(...outcome.items);
       if (outcome.usage) {
@@ -253,9 +338,9 @@ export class Thread {
       if (signal.aborted) return { status: 'interrupted', usage: this.usage };
       if (outcome.error) {
         if (outcome.error.kind === 'aborted') return { status: 'interrupted', usage: this.usage };
-        if (outcome.error.kind === 'context_length' && !overflowRetried && this.options.onContextOverflow) {
+        if (outcome.error.kind === 'context_length' && !overflowRetried && this.runtime.onContextOverflow) {
           overflowRetried = true;
-          if (await this.options.onContextOverflow(this)) continue;
+          if (await this.runtime.onContextOverflow(this)) continue;
         }
         return { status: 'failed', error: outcome.error.message, usage: this.usage };
       }
@@ -271,13 +356,22 @@ export class Thread {
   }
 
   private async maybeAutoCompact(): Promise<void> {
-    const auto = this.options.autoCompact;
+    const auto = this.runtime.autoCompact;
     if (!auto || this.contextTokens() < auto.limit) return;
     await auto.compact(this);
   }
 
   private drainSteering(): void {
-    while (this.pendingInput.length > 0) this.append(this.userMessage(this.pendingInput.shift()!));
+    while (this.pendingInput.length > 0) this.appendUserInput(this.pendingInput.shift()!);
+  }
+
+  /** The user's input enters the history, and the stream as a user_message item. */
+  private appendUserInput(input: UserInput): void {
+    this.append(this.userMessage(input));
+    this.emit({
+      type: 'item.completed',
+      item: { id: `user_message_${this.userItemCounter++}`, type: 'user_message', text: input.text, ...(input.images?.length ? { images: input.images } : {}) },
+    });
   }
 
   private flushImages(): void {
@@ -304,7 +398,7 @@ export class Thread {
 
   /** @internal */
   makeCapabilities(services: TurnServices): Omit<ToolCapabilities, 'updatePlan' | 'attachImage'> {
-    return this.options.capabilities(services);
+    return this.runtime.capabilities(services);
   }
 
   /** @internal */

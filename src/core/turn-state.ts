@@ -13,6 +13,7 @@ export class TurnState {
     private readonly thread: Thread,
     private readonly signal: AbortSignal,
     readonly id: string,
+    canAskApproval: boolean,
   ) {
     const services: TurnServices = {
       cwd: thread.cwd,
@@ -21,6 +22,7 @@ export class TurnState {
       emit: (event) => thread.emit(event),
       newItemId: () => thread.newItemId(),
       askApproval: (request) => thread.requestApproval(request as Omit<ApprovalRequest, 'id'>, signal),
+      canAskApproval,
     };
     this.caps = {
       ...thread.makeCapabilities(services),

@@ -2,6 +2,7 @@
 // one-shot runner and the unified-exec sessions share a single implementation of waiting, killing
 // and exit-code mapping.
 import { constants as osConstants } from 'node:os';
+import type { ProcessScope } from './process-groups.js';
 
 export interface ExitStatus {
   /** Exit code when the process exited normally. */
@@ -76,6 +77,8 @@ export interface StartOptions {
   /** PTY size. */
   cols?: number;
   rows?: number;
+  /** The owner whose close or interrupt takes this process down (default: the process-wide scope). */
+  scope?: ProcessScope;
 }
 
 export interface LiveProcess {

@@ -9,11 +9,7 @@ import {
   type LiveProcess,
   type StartOptions,
 } from './live-process.js';
-import {
-  forgetProcessGroupIfEmpty,
-  registerProcessGroup,
-  terminateProcessGroup,
-} from './process-groups.js';
+import { processWideScope, terminateProcessGroup } from './process-groups.js';
 
 type PtyModule = typeof import('@lydell/node-pty');
 
@@ -71,7 +67,8 @@ export async function startPtyProcess(options: StartOptions): Promise<LiveProces
     throw new Error(`Cannot run \`${program}\` on a terminal: ${(err as Error).message}`);
   }
   const pid = term.pid;
-  registerProcessGroup(pid);
+  const scope = options.scope ?? processWideScope;
+  scope.register(pid);
 
   const fanout = new OutputFanout();
   term.onData((data: string | Buffer) => {
@@ -88,7 +85,7 @@ export async function startPtyProcess(options: StartOptions): Promise<LiveProces
     const name = signal ? signalName(signal) : null;
     exitStatus = name ? { code: null, signal: name } : { code: exitCode, signal: null };
     finished = true;
-    forgetProcessGroupIfEmpty(pid);
+    scope.forgetIfEmpty(pid);
     cleanup();
     resolveDone(exitStatus);
   });

@@ -12,11 +12,7 @@ import {
   type LiveProcess,
   type StartOptions,
 } from './live-process.js';
-import {
-  forgetProcessGroupIfEmpty,
-  registerProcessGroup,
-  terminateProcessGroup,
-} from './process-groups.js';
+import { processWideScope, terminateProcessGroup } from './process-groups.js';
 import { startPtyProcess } from './pty.js';
 
 /** After a kill (or exit), output pipes are drained for at most this long. */
@@ -147,7 +143,8 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     throw describeSpawnError(err, program, options.cwd);
   }
   const pid = child.pid;
-  registerProcessGroup(pid);
+  const scope = options.scope ?? processWideScope;
+  scope.register(pid);
 
   const fanout = new OutputFanout();
   const forward = (chunk: Buffer): void => fanout.emit(chunk);
@@ -179,7 +176,7 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     finished = true;
     stdinOpen = false;
     if (drainTimer) clearTimeout(drainTimer);
-    forgetProcessGroupIfEmpty(pid);
+    scope.forgetIfEmpty(pid);
     cleanup();
     resolveDone(exitStatus);
   };

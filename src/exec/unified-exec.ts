@@ -5,6 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { mapExitCode, type ArgvWrapper, type LiveProcess } from './live-process.js';
+import type { ProcessScope } from './process-groups.js';
 import { buildShellArgv, detectUserShell, shellFromPath, type ShellInfo } from './shell.js';
 import { startProcess } from './spawn.js';
 import { newChunkId } from './format.js';
@@ -58,6 +59,8 @@ export interface UnifiedExecManagerOptions {
   backgroundMaxYieldMs?: number;
   /** Lower bound of an empty poll (5000; tests lower it). */
   minEmptyPollMs?: number;
+  /** The owner (thread) whose processes these are. */
+  scope?: ProcessScope;
 }
 
 export interface ExecCommandRequest {
@@ -157,6 +160,7 @@ export class UnifiedExecManager {
         tty: request.tty ?? false,
         stdin: 'ignore',
         wrap: request.wrap ?? this.options.wrap,
+        ...(this.options.scope ? { scope: this.options.scope } : {}),
       });
     } catch (err) {
       // `cause` keeps the original error (e.g. the sandbox's SandboxUnavailableError) inspectable.

@@ -1,7 +1,7 @@
 // `rig apply-patch [PATCH]`: apply a patch in the current directory without a model, through the
 // same parser and file-change engine the agent uses. All or nothing.
 import { readFileSync } from 'node:fs';
-import { applyPatch } from '../patch/apply.js';
+import { applyPatch } from '../core/apply-patch.js';
 
 export async function runApplyPatchCommand(patchArgument: string | undefined): Promise<number> {
   let patch = patchArgument;

@@ -1,44 +1,18 @@
 // `rig [prompt...]` with no subcommand (what `npm start` runs): with a usable provider it runs the
 // prompt as `rig exec` does; with no API key it says which variable to set and runs the offline
 // demo instead, so a fresh clone shows a real session before any setup.
-import { loadConfig, resolveRigHome } from '../config/index.js';
-import { providerAuth, resolveProvider, type ProviderInfo } from '../model/index.js';
-import type { SessionFlags } from '../core/settings.js';
+import { providerReadiness, rigHomeOf, type Readiness } from '../core/provider-readiness.js';
+import type { ExecCommandInput } from './exec/run.js';
 
 export interface DefaultRunOptions {
-  /** Root options given with the prompt (-m, -c, --provider, ...). */
-  flags?: SessionFlags;
+  /** The exec request the root options describe (-m, -c, --provider, ...); default: none given. */
+  exec?: Omit<ExecCommandInput, 'prompt'>;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
   /** Where the demo makes its temp copy (default: the OS temp directory). */
   demoTempParent?: string;
-}
-
-type Readiness = { ready: true } | { ready: false; missingKey: string; provider: ProviderInfo };
-
-/** Whether the configured provider can be called: it needs no key, or its key is set. */
-export function providerReadiness(flags: SessionFlags, env: NodeJS.ProcessEnv, cwd: string): Readiness {
-  if (flags.replay) return { ready: true };
-  const loaded = loadConfig({
-    home: resolveRigHome(env),
-    cwd,
-    ...(flags.profile ? { profile: flags.profile } : {}),
-    overrides: flags.config ?? [],
-    flags: flags.provider ? { provider: flags.provider } : {},
-    env,
-    ...(flags.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
-  });
-  const id = loaded.config.model_provider;
-  if (id === 'replay') return { ready: true };
-  const provider = resolveProvider(id, loaded.config.model_providers as Record<string, Partial<ProviderInfo>>, env);
-  try {
-    providerAuth(provider, env);
-    return { ready: true };
-  } catch {
-    return { ready: false, missingKey: provider.env_key ?? 'an API key', provider };
-  }
 }
 
 const USAGE = [
@@ -50,24 +24,25 @@ const USAGE = [
 ].join('\n');
 
 export async function runDefault(promptArgs: string[], options: DefaultRunOptions = {}): Promise<number> {
-  const flags = options.flags ?? {};
   const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const exec = options.exec ?? { thread: { cwd }, json: false, color: 'auto' as const };
   const stdout = options.stdout ?? ((text: string) => void process.stdout.write(text));
   const stderr = options.stderr ?? ((text: string) => void process.stderr.write(text));
 
   let readiness: Readiness;
   try {
-    readiness = providerReadiness(flags, env, options.cwd ?? process.cwd());
+    readiness = providerReadiness({ ...exec.thread, cwd }, env);
   } catch (error) {
     stderr(`rig: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 
   if (!readiness.ready) {
-    const { missingKey, provider } = readiness;
+    const { missingKey, providerName } = readiness;
     const ignored = promptArgs.length > 0 ? ' (your prompt was not sent)' : '';
     stderr(
-      `rig: no API key for ${provider.name}: ${missingKey} is not set (export ${missingKey}=... or pick another model_provider in ${resolveRigHome(env)}/config.toml); running the offline demo instead${ignored}.\n\n`,
+      `rig: no API key for ${providerName}: ${missingKey} is not set (export ${missingKey}=... or pick another model_provider in ${rigHomeOf(env)}/config.toml); running the offline demo instead${ignored}.\n\n`,
     );
     const { runDemo } = await import('./demo.js');
     return (await runDemo({ env, stdout, stderr, ...(options.demoTempParent ? { tempParent: options.demoTempParent } : {}) })).exitCode;
@@ -79,5 +54,5 @@ export async function runDefault(promptArgs: string[], options: DefaultRunOption
     return 0;
   }
   const { runExecCommand } = await import('./exec/run.js');
-  return runExecCommand({ prompt, flags });
+  return runExecCommand({ ...exec, prompt });
 }

@@ -6,8 +6,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSession } from '../core/session.js';
-import type { SessionFlags } from '../core/settings.js';
+import { Engine } from '../core/engine.js';
+import type { SandboxModeName } from '../protocol/index.js';
 import { createHumanRenderer } from './exec/human.js';
 
 /** The task the recorded session was given (scripts/record-demo.ts records with it). */
@@ -61,16 +61,11 @@ function initGitRepo(dir: string): boolean {
 }
 
 /** workspace-write when this machine can sandbox commands, else full access (the commands are the recording's). */
-async function chooseSandbox(): Promise<{ mode: NonNullable<SessionFlags['sandbox']>; note?: string }> {
-  const sandbox = await import('../exec/sandbox/index.js');
-  const backend = sandbox.defaultBackend();
-  if (backend === 'bwrap') {
-    const diagnosis = sandbox.bwrapDiagnosis();
-    if (diagnosis.ok) return { mode: 'workspace-write' };
-    return { mode: 'danger-full-access', note: `no sandbox here (${diagnosis.reason}); the recorded commands run unsandboxed in the temp copy` };
-  }
-  if (backend === 'seatbelt' && existsSync(sandbox.SANDBOX_EXEC)) return { mode: 'workspace-write' };
-  return { mode: 'danger-full-access', note: `no sandbox on ${process.platform}; the recorded commands run unsandboxed in the temp copy` };
+async function chooseSandbox(): Promise<{ mode: SandboxModeName; note?: string }> {
+  const { sandboxAvailability } = await import('../core/safety-commands.js');
+  const availability = await sandboxAvailability();
+  if (availability.available) return { mode: 'workspace-write' };
+  return { mode: 'danger-full-access', note: `no sandbox here (${availability.reason}); the recorded commands run unsandboxed in the temp copy` };
 }
 
 export interface TestRun {
@@ -121,29 +116,25 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const before = runExampleTests(workdir);
   stderr(`Tests before: ${before.summary}\n\n${bold('>')} ${DEMO_PROMPT}\n\n`);
 
-  const flags: SessionFlags = {
-    replay: resolve(recording),
-    harness: DEMO_HARNESS,
-    sandbox: sandbox.mode,
-    ignoreRules: true,
-    ...(git ? {} : { skipGitRepoCheck: true }),
-  };
   let error: string | undefined;
+  const engine = new Engine({ env: { ...env, RIG_HOME: home }, source: 'exec' });
   try {
-    const session = await openSession({ flags, env: { ...env, RIG_HOME: home }, processCwd: workdir, mode: 'exec' });
-    try {
-      session.thread.subscribe(createHumanRenderer({ stdout, stderr, color }));
+    const thread = await engine.startThread({
+      cwd: workdir,
+      overrides: { replayFile: resolve(recording), harness: DEMO_HARNESS, sandbox: sandbox.mode, approvalPolicy: 'never' },
+      ignoreRules: true,
+      requireTrustedDirectory: git,
       // The recording asks for nothing; anything that still wants approval is declined, as in exec.
-      session.thread.subscribe((event) => {
-        if (event.type === 'approval.requested') session.thread.answerApproval(event.request.id, 'deny');
-      });
-      const result = await session.thread.runTurn({ text: DEMO_PROMPT });
-      if (result.status !== 'completed') error = result.error ?? `the turn ended ${result.status}`;
-    } finally {
-      await session.close();
-    }
+      canAskApproval: false,
+    });
+    const render = createHumanRenderer({ stdout, stderr, color });
+    thread.subscribe((envelope) => render(envelope.event));
+    const result = await thread.startTurn({ text: DEMO_PROMPT }).done;
+    if (result.status !== 'completed') error = result.error ?? `the turn ended ${result.status}`;
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
+  } finally {
+    await engine.close();
   }
 
   const after = runExampleTests(workdir);

@@ -233,43 +233,17 @@ export function bindProfileTools<T>(profile: HarnessProfile, registry: Capabilit
   });
 }
 
-export interface LoadedHarness<T> {
-  profile: HarnessProfile;
-  tools: T[];
-}
-
-/** Loads the profile with this id from the winning layer and binds its tools. */
-export function loadHarness<T>(
-  id: string,
-  registry: CapabilityRegistry<T>,
-  options: ProfileSearchOptions = {},
-): LoadedHarness<T> {
+/**
+ * The one way to get a profile by id: locate the winning layer, then read and check the file.
+ * `why` says how the id was chosen (e.g. the routing reason), for the error when nothing matches.
+ */
+export function findProfile(id: string, options: ProfileSearchOptions = {}, why?: string): HarnessProfile {
   const location = locateProfile(id, options);
   if (!location) {
     const known = listProfileLocations(options)
       .map((entry) => entry.id)
       .join(', ');
-    throw new Error(`unknown harness "${id}"; available harnesses: ${known}`);
+    throw new Error(`unknown harness "${id}"${why ? ` (${why})` : ''}; available harnesses: ${known}`);
   }
-  const profile = readProfileFile(location.file, location.origin);
-  return { profile, tools: bindProfileTools(profile, registry) };
-}
-
-export interface ProfileSummary extends ProfileLocation {
-  description?: string;
-  wires?: string[];
-  /** Set when the file does not load; the message names the file and field. */
-  error?: string;
-}
-
-/** For `rig harness list`: every profile with its description, or the reason it does not load. */
-export function listProfiles(options: ProfileSearchOptions = {}): ProfileSummary[] {
-  return listProfileLocations(options).map((location) => {
-    try {
-      const profile = readProfileFile(location.file, location.origin);
-      return { ...location, description: profile.description, wires: profile.wires };
-    } catch (error) {
-      return { ...location, error: (error as Error).message };
-    }
-  });
+  return readProfileFile(location.file, location.origin);
 }

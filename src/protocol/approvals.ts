@@ -1,23 +1,47 @@
-// Approvals are asked as an event and answered as an op (see ops.ts).
+// Approvals are asked as an event and answered through the engine (ThreadHandle.answerApproval).
+// Each request is typed by the runtime that wants to act and carries what a person needs to decide.
 
 export type ApprovalPolicyName = 'untrusted' | 'on-request' | 'on-failure' | 'granular' | 'never';
 
+/** A command (any harness's shell tool). */
 export interface ExecApprovalRequest {
   kind: 'exec';
   id: string;
+  /** The command_execution item this request belongs to. */
   item_id: string;
+  /** The argv that would run (a shell script arrives as [shell, -lc, script]). */
   command: string[];
+  /** `command` shell-quoted, ready to show or paste. */
+  command_text: string;
   cwd: string;
+  /** Whether approving runs it inside the sandbox (false: with the user's full access). */
+  sandboxed: boolean;
+  /** This asks to rerun, outside the sandbox, a command the sandbox just blocked. */
+  retry_without_sandbox: boolean;
   reason?: string;
   /** Proposed argv prefix for "approve for the session". */
   proposed_prefix?: string[];
 }
 
+export interface FileChangeApprovalEntry {
+  path: string;
+  kind: 'add' | 'delete' | 'update';
+  /** Destination of a rename. */
+  move_to?: string;
+  /** Unified diff of this file's change (empty for a pure rename or delete of an empty file). */
+  diff: string;
+}
+
+/** A change set (apply_patch and every harness's edit/write tools). */
 export interface FileChangeApprovalRequest {
   kind: 'file_change';
   id: string;
   item_id: string;
+  /** Every path touched, rename destinations included. */
   paths: string[];
+  changes: FileChangeApprovalEntry[];
+  /** Whether approving still checks the paths against the sandbox's writable roots. */
+  sandboxed: boolean;
   reason?: string;
 }
 

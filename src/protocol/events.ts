@@ -1,8 +1,11 @@
 // The one event stream every front end consumes. The first eight types are exactly Codex's
 // `exec --json` events; the rest are richer live events that the JSONL front end does not print.
+// The engine delivers each event in an envelope (thread, turn, sequence number, time); `rig exec
+// --json` prints the bare event, so its lines stay Codex's.
 import type { ThreadItem } from './items.js';
 import type { TokenUsage } from './usage.js';
-import type { ApprovalRequest } from './approvals.js';
+import type { ApprovalDecision, ApprovalRequest } from './approvals.js';
+import type { ThreadSettingsView } from './settings.js';
 
 export interface ThreadStartedEvent {
   type: 'thread.started';
@@ -70,6 +73,26 @@ export interface TurnInterruptedEvent {
   type: 'turn.interrupted';
   reason: string;
 }
+/** A stored thread was loaded again (`rig exec --json` prints it as `thread.started`). */
+export interface ThreadResumedEvent {
+  type: 'thread.resumed';
+  thread_id: string;
+}
+/** Settings changed by updateSettings; they apply from the next turn. */
+export interface ThreadSettingsUpdatedEvent {
+  type: 'thread.settings_updated';
+  settings: ThreadSettingsView;
+}
+/** The thread was unloaded: its processes are gone and its rollout is closed. */
+export interface ThreadClosedEvent {
+  type: 'thread.closed';
+}
+/** A pending approval was answered (or dropped because its turn ended). */
+export interface ApprovalResolvedEvent {
+  type: 'approval.resolved';
+  request_id: string;
+  decision: ApprovalDecision;
+}
 export interface RetryEvent {
   type: 'model.retry';
   attempt: number;
@@ -91,11 +114,30 @@ export type LiveEvent =
   | ReasoningDeltaEvent
   | CommandOutputDeltaEvent
   | ApprovalRequestedEvent
+  | ApprovalResolvedEvent
   | TurnInterruptedEvent
   | RetryEvent
-  | UsageUpdatedEvent;
+  | UsageUpdatedEvent
+  | ThreadResumedEvent
+  | ThreadSettingsUpdatedEvent
+  | ThreadClosedEvent;
 
 export type ThreadEvent = ExecEvent | LiveEvent;
+
+/**
+ * How the engine delivers every event: which thread and turn it belongs to, its place in the
+ * thread's stream (`seq` counts from 0 each time the thread is loaded, with no gaps), and when it
+ * was emitted. `turn_id` is null for thread-level events (started, resumed, settings, closed, and
+ * the warnings that follow thread.started).
+ */
+export interface EventEnvelope<E extends ThreadEvent = ThreadEvent> {
+  thread_id: string;
+  turn_id: string | null;
+  seq: number;
+  /** Milliseconds since the Unix epoch. */
+  timestamp_ms: number;
+  event: E;
+}
 
 const EXEC_EVENT_TYPES: ReadonlySet<string> = new Set([
   'thread.started',

@@ -7,3 +7,4 @@ export * from './conversation.js';
 export * from './tools.js';
 export * from './model-events.js';
 export * from './file-change.js';
+export * from './settings.js';

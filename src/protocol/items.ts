@@ -80,6 +80,20 @@ export interface ContextCompactionItem {
   summary: string;
 }
 
+/**
+ * A harness tool that is neither a command nor a file change (Read, Grep, web_fetch, ...), as the
+ * history projection shows it. rig's own type: `rig exec --json` does not print it.
+ */
+export interface ToolCallItem {
+  id: string;
+  type: 'tool_call';
+  tool: string;
+  /** The call's arguments as the model sent them (or the file they name). */
+  arguments: string;
+  output?: string;
+  status: Exclude<ItemStatus, 'declined'>;
+}
+
 export interface ErrorThreadItem {
   id: string;
   type: 'error';
@@ -96,6 +110,7 @@ export type ThreadItem =
   | WebSearchItem
   | TodoListItem
   | ContextCompactionItem
+  | ToolCallItem
   | ErrorThreadItem;
 
 export type ThreadItemType = ThreadItem['type'];

@@ -131,8 +131,13 @@ export interface TurnServices {
   signal: AbortSignal;
   emit(event: ThreadEvent): void;
   newItemId(): string;
-  /** Ask the user (through the Thread API); resolves with their decision. */
+  /** Ask the user (through the engine's event stream); resolves with their decision. */
   askApproval(request: DistributiveOmit<ApprovalRequest, 'id'>): Promise<ApprovalDecision>;
+  /**
+   * False when the front end has nobody to ask (`rig exec`, a headless client): the orchestrator
+   * then declines what would need a person, saying which policy wanted one and how to allow it.
+   */
+  canAskApproval: boolean;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -16,7 +16,8 @@ describe('layer precedence', () => {
     expect(config.model_provider).toBe('openai');
     expect(config.project_doc_max_bytes).toBe(32768);
     expect(config.project_root_markers).toEqual(['.git']);
-    expect(config.max_turn_steps).toBe(200);
+    // No default: a turn runs until the model stops calling tools (max_turn_steps bounds it when set).
+    expect(config.max_turn_steps).toBeUndefined();
     expect(config.sandbox_mode).toBe('read-only');
     expect(config.approval_policy).toBe('on-request');
     expect(config.shell_environment_policy.inherit).toBe('all');

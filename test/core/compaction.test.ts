@@ -54,14 +54,17 @@ describe('compaction', () => {
     const client = new ScriptedClient(Array.from({ length: 1000 }, () => model));
     const events: ThreadEvent[] = [];
     const thread = new Thread({
-      id: 't', cwd: '/tmp', model: 'm', client, tools: new ToolRegistry(), instructions: 'be brief', capabilities: noCaps,
-      autoCompact: {
-        limit: Math.floor(window * 0.9),
-        compact: async (target) =>
-          (await compactThread(target, { config: {}, model: 'm', maxUserTokens: userMessageBudget(Math.floor(window * 0.9)) })).status === 'completed',
+      id: 't', cwd: '/tmp',
+      runtime: {
+        model: 'm', client, tools: new ToolRegistry(), instructions: 'be brief', capabilities: noCaps,
+        autoCompact: {
+          limit: Math.floor(window * 0.9),
+          compact: async (target) =>
+            (await compactThread(target, { config: {}, model: 'm', maxUserTokens: userMessageBudget(Math.floor(window * 0.9)) })).status === 'completed',
+        },
       },
     });
-    thread.subscribe((event) => events.push(event));
+    thread.subscribe(({ event }) => events.push(event));
     for (let turn = 1; turn <= 200; turn++) {
       const result = await thread.runTurn({ text: `instruction ${turn}: ${'detail '.repeat(50)}` });
       expect(result.status, `turn ${turn}: ${result.error}`).toBe('completed');
@@ -78,7 +81,7 @@ describe('compaction', () => {
       [{ type: 'created' }, { type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'first answer' }] } }, { type: 'completed', stop_reason: 'end_turn' }],
       [{ type: 'created' }, { type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'SUMMARY TEXT' }] } }, { type: 'completed', stop_reason: 'end_turn' }],
     ]);
-    const thread = new Thread({ id: 't', cwd: '/tmp', model: 'm', client, tools: new ToolRegistry(), instructions: '', capabilities: noCaps });
+    const thread = new Thread({ id: 't', cwd: '/tmp', runtime: { model: 'm', client, tools: new ToolRegistry(), instructions: '', capabilities: noCaps } });
     await thread.runTurn({ text: 'please refactor the parser' });
     const result = await compactThread(thread, { config: {}, model: 'm' });
     expect(result.status).toBe('completed');
@@ -94,8 +97,11 @@ describe('compaction', () => {
     const reply = (text: string): ModelEvent[] => [{ type: 'created' }, { type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] } }, { type: 'completed', stop_reason: 'end_turn' }];
     const client = new ScriptedClient([fail, reply('the summary'), reply('answer after compaction')]);
     const thread = new Thread({
-      id: 't', cwd: '/tmp', model: 'm', client, tools: new ToolRegistry(), instructions: '', capabilities: noCaps,
-      onContextOverflow: async (target) => (await compactThread(target, { config: {}, model: 'm' })).status === 'completed',
+      id: 't', cwd: '/tmp',
+      runtime: {
+        model: 'm', client, tools: new ToolRegistry(), instructions: '', capabilities: noCaps,
+        onContextOverflow: async (target) => (await compactThread(target, { config: {}, model: 'm' })).status === 'completed',
+      },
     });
     const result = await thread.runTurn({ text: 'go' });
     expect(result.status).toBe('completed');

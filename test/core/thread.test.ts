@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Thread } from '../../src/core/thread.js';
+import { Thread, type ThreadRuntime } from '../../src/core/thread.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { ToolSpec } from '../../src/tools/spec.js';
 import type { ThreadEvent } from '../../src/protocol/index.js';
@@ -24,13 +24,13 @@ function echoTool(overrides: Partial<ToolSpec> = {}): ToolSpec {
   };
 }
 
-function makeThread(client: ScriptedClient, tools: ToolSpec[], extra: Partial<ConstructorParameters<typeof Thread>[0]> = {}) {
+function makeThread(client: ScriptedClient, tools: ToolSpec[], extra: Partial<ThreadRuntime> = {}) {
   const thread = new Thread({
-    id: 'thread-1', cwd: '/tmp', model: 'test-model', client, tools: new ToolRegistry(tools),
-    instructions: 'be brief', capabilities: unusedCaps, ...extra,
+    id: 'thread-1', cwd: '/tmp',
+    runtime: { model: 'test-model', client, tools: new ToolRegistry(tools), instructions: 'be brief', capabilities: unusedCaps, ...extra },
   });
   const events: ThreadEvent[] = [];
-  thread.subscribe((event) => events.push(event));
+  thread.subscribe(({ event }) => events.push(event));
   return { thread, events };
 }
 
@@ -44,8 +44,9 @@ describe('Thread turn loop', () => {
     expect(client.requests).toHaveLength(2);
     expect(client.requests[1]!.input.at(-1)).toEqual({ type: 'function_call_output', call_id: 'call_echo', output: 'echo: hi' });
     expect(events.map((e) => e.type)).toEqual([
-      'turn.started', 'usage.updated', 'item.agent_message.delta', 'item.completed', 'usage.updated', 'turn.completed',
+      'turn.started', 'item.completed', 'usage.updated', 'item.agent_message.delta', 'item.completed', 'usage.updated', 'turn.completed',
     ]);
+    expect(events[1]).toMatchObject({ type: 'item.completed', item: { type: 'user_message', text: 'go' } });
     const completed = events.at(-1) as Extract<ThreadEvent, { type: 'turn.completed' }>;
     expect(completed.usage.input_tokens).toBe(30);
   });
@@ -148,7 +149,7 @@ describe('Thread turn loop', () => {
     });
     const client = new ScriptedClient([callTools(call('echo', { text: '' })), say('after')]);
     const { events } = ({ thread } = makeThread(client, [blocking]), { events: [] as ThreadEvent[] });
-    thread.subscribe((e) => events.push(e));
+    thread.subscribe(({ event }) => events.push(event));
     const result = await thread.runTurn({ text: 'go' });
     expect(result.status).toBe('interrupted');
     expect(events.some((e) => e.type === 'turn.completed' || e.type === 'turn.failed')).toBe(false);
@@ -172,16 +173,18 @@ describe('Thread turn loop', () => {
     expect(events).toContainEqual({ type: 'item.completed', item: expect.objectContaining({ type: 'error', message: 'Reconnecting... 1/5 (stream closed before response.completed)' }) });
   });
 
-  it('asks approvals through events and takes the answer as an op', async () => {
+  it('asks approvals through events and takes the answer through answerApproval', async () => {
     let thread!: Thread;
     const asking: ToolSpec = echoTool({
       handle: async () => ({ output: 'n/a', success: true }),
     });
     const client = new ScriptedClient([callTools(call('echo', { text: '' })), say('ok')]);
-    const capabilities = (services: Parameters<ConstructorParameters<typeof Thread>[0]['capabilities']>[0]) => ({
+    const capabilities = (services: Parameters<ThreadRuntime['capabilities']>[0]) => ({
       ...unusedCaps(),
       exec: async () => {
-        const decision = await services.askApproval({ kind: 'exec', item_id: 'item_x', command: ['rm', 'x'], cwd: '/tmp' });
+        const decision = await services.askApproval({
+          kind: 'exec', item_id: 'item_x', command: ['rm', 'x'], command_text: 'rm x', cwd: '/tmp', sandboxed: true, retry_without_sandbox: false,
+        });
         return { exitCode: decision === 'approve' ? 0 : null, output: decision, totalBytes: 0, wallTimeMs: 0, timedOut: false };
       },
     });
@@ -190,15 +193,15 @@ describe('Thread turn loop', () => {
       return { output: outcome.output, success: true };
     };
     ({ thread } = makeThread(client, [asking], { capabilities }));
-    thread.subscribe((event) => {
-      if (event.type === 'approval.requested') thread.submit({ type: 'approval', request_id: event.request.id, decision: 'deny' });
+    thread.subscribe(({ event }) => {
+      if (event.type === 'approval.requested') thread.answerApproval(event.request.id, 'deny');
     });
     await thread.runTurn({ text: 'go' });
     expect(client.requests[1]!.input.at(-1)).toEqual({ type: 'function_call_output', call_id: 'call_echo', output: 'deny' });
   });
 });
 
-import { closeDanglingCalls } from '../../src/core/session.js';
+import { closeDanglingCalls } from '../../src/core/engine.js';
 
 describe('closeDanglingCalls', () => {
   it('answers calls a killed process left without output, after the step and before the next message', () => {

@@ -3,11 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProcess, startProcess } from '../../src/exec/spawn.js';
-import {
-  killAllProcessGroups,
-  signalProcessGroup,
-  trackedProcessGroups,
-} from '../../src/exec/process-groups.js';
+import { ProcessScope, processWideScope, signalProcessGroup } from '../../src/exec/process-groups.js';
 import { firstLineNumber, groupGone } from './helpers.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'rig-exec-spawn-'));
@@ -90,7 +86,7 @@ describe('runProcess', () => {
     expect(result.wallTimeMs).toBeLessThan(1_500);
     const pgid = firstLineNumber(result.output);
     // The background job is still tracked so rig can kill it on exit.
-    expect(trackedProcessGroups()).toContain(pgid);
+    expect(processWideScope.trackedGroups).toContain(pgid);
     signalProcessGroup(pgid, 'SIGKILL');
     expect(await groupGone(pgid)).toBe(true);
   });
@@ -187,13 +183,21 @@ describe('startProcess', () => {
     await expect(proc.write('late')).rejects.toThrow(/stdin is closed/);
   });
 
-  it('killAllProcessGroups takes down every tracked group', async () => {
-    const proc = await startProcess({ argv: ['sh', '-c', 'sleep 100 & sleep 100'], cwd });
-    expect(trackedProcessGroups()).toContain(proc.pid);
-    killAllProcessGroups();
-    const status = await proc.done;
+  it('a scope kills every group it started and no other', async () => {
+    const scope = new ProcessScope();
+    const other = new ProcessScope();
+    const mine = await startProcess({ argv: ['sh', '-c', 'sleep 100 & sleep 100'], cwd, scope });
+    const theirs = await startProcess({ argv: ['sh', '-c', 'sleep 100 & sleep 100'], cwd, scope: other });
+    expect(scope.trackedGroups).toEqual([mine.pid]);
+    expect(processWideScope.trackedGroups).not.toContain(mine.pid);
+    scope.killAll();
+    const status = await mine.done;
     expect(status.signal).toBe('SIGKILL');
-    expect(await groupGone(proc.pid)).toBe(true);
-    expect(trackedProcessGroups()).not.toContain(proc.pid);
+    expect(await groupGone(mine.pid)).toBe(true);
+    expect(scope.trackedGroups).not.toContain(mine.pid);
+    expect(theirs.exitStatus).toBeNull();
+    await other.close();
+    expect((await theirs.done).signal).toBe('SIGTERM');
+    expect(await groupGone(theirs.pid)).toBe(true);
   });
 });

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import {
   bindProfileTools,
   builtinProfileDir,
+  findProfile,
   listProfileLocations,
-  listProfiles,
-  loadHarness,
   readProfileFile,
+  type ProfileSearchOptions,
 } from '../../src/harness/loader.js';
+import { listHarnesses } from '../../src/core/harness-catalog.js';
 import { CapabilityOptionError, HarnessProfileError, type ToolFactory } from '../../src/harness/profile.js';
 
 const ALL_IDS = [
@@ -56,6 +57,12 @@ describe('built-in profiles', () => {
     expect(profile.wires.length).toBeGreaterThan(0);
   });
 });
+
+/** The one locate -> read -> bind path, with a registry that names each tool's capability. */
+function loadHarness<T>(id: string, registry: Map<string, ToolFactory<T>>, options: ProfileSearchOptions) {
+  const profile = findProfile(id, options);
+  return { profile, tools: bindProfileTools(profile, registry) };
+}
 
 describe('layers', () => {
   it('a RIG_HOME profile overrides the built-in one, and a trusted project overrides both', () => {
@@ -208,12 +215,12 @@ describe('load errors name the file and the field', () => {
   });
 });
 
-describe('listProfiles', () => {
+describe('listHarnesses', () => {
   it('summarises good profiles and reports broken ones without throwing', () => {
     const builtinDir = join(tempDir(), 'builtin');
     writeProfile(builtinDir, 'good', minimalProfile('good', { description: 'fine' }));
     const broken = writeProfile(builtinDir, 'worse', '{');
-    const list = listProfiles({ builtinDir });
+    const list = listHarnesses({ builtinDir });
     expect(list[0]).toMatchObject({ id: 'good', description: 'fine', wires: ['chat'], origin: 'builtin' });
     expect(list[1]?.error).toMatch(new RegExp(`^${broken}: `));
   });

@@ -1,33 +1,20 @@
-// A real session (openSession: config, harness, safety, orchestrator, Thread) whose model is a
-// script the test feeds one call at a time. Each `call` runs one turn: the model makes the tool
-// call, the engine runs it through the real tool path, and the test gets the output the model saw.
+// A real engine thread (config, harness, safety, orchestrator, turn loop) whose model is a script
+// the test feeds one call at a time. Each `call` runs one turn: the model makes the tool call, the
+// engine runs it through the real tool path, and the test gets the output the model saw.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSession, type Session } from '../../src/core/session.js';
-import type { SessionFlags } from '../../src/core/settings.js';
+import { threadRequestFromFlags, type SessionFlags } from '../../src/cli/session-flags.js';
+import type { ThreadHandle } from '../../src/core/thread-handle.js';
 import type { ApprovalDecision, ApprovalRequest, ConversationItem, ModelEvent, ThreadEvent } from '../../src/protocol/index.js';
 import { ScriptedClient, say, usage, type ScriptedStep } from '../support/scripted-client.js';
+import { startTestThread, TEST_KEY_VALUE, TEST_KEY_VAR, writeTestHome } from '../support/engine.js';
 
-export const API_KEY_VAR = 'MOCK_API_KEY';
-export const API_KEY_VALUE = 'sk-mock-secret-do-not-leak-5f1e2d3c';
+export const API_KEY_VAR = TEST_KEY_VAR;
+export const API_KEY_VALUE = TEST_KEY_VALUE;
 
 /** Writes a RIG_HOME whose provider is `mock` (never contacted: the client is injected). */
 export function writeRigHome(home: string, extra = ''): void {
-  fs.mkdirSync(home, { recursive: true });
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    [
-      'model_provider = "mock"',
-      'model = "mock-model"',
-      '',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      'base_url = "http://127.0.0.1:9/v1"',
-      'wire_api = "responses"',
-      `env_key = "${API_KEY_VAR}"`,
-      extra,
-    ].join('\n'),
-  );
+  writeTestHome(home, extra);
 }
 
 /** A user harness binding the classic argv `shell` tool, which no built-in profile offers. */
@@ -54,7 +41,8 @@ export function writeClassicHarness(home: string): void {
 export type Answer = ApprovalDecision | ((request: ApprovalRequest) => ApprovalDecision | undefined);
 
 export interface ScriptedSession {
-  session: Session;
+  /** The thread, as front ends drive it. */
+  session: { thread: ThreadHandle };
   events: ThreadEvent[];
   /** Every approval request seen since the session opened. */
   asked: ApprovalRequest[];
@@ -78,30 +66,30 @@ export interface OpenOptions {
   cwd: string;
   flags?: SessionFlags;
   env?: NodeJS.ProcessEnv;
-  /** 'exec' (default) forces approval policy never unless a flag says otherwise; 'interactive' keeps config's. */
+  /**
+   * 'exec' (default) forces approval policy never unless a flag says otherwise; 'interactive' keeps
+   * config's. Either way the test answers approvals (see `answer`).
+   */
   mode?: 'exec' | 'interactive';
 }
 
 export async function openScriptedSession(options: OpenOptions): Promise<ScriptedSession> {
   const steps: ScriptedStep[] = [];
   const client = new ScriptedClient(steps);
-  const session = await openSession({
-    flags: { ephemeral: true, ...options.flags },
-    env: {
-      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      HOME: options.home,
-      RIG_HOME: options.home,
-      [API_KEY_VAR]: API_KEY_VALUE,
-      ...options.env,
-    },
-    processCwd: options.cwd,
-    mode: options.mode ?? 'exec',
+  const { cwd: _cwd, ...request } = threadRequestFromFlags({ ephemeral: true, ...options.flags }, options.mode ?? 'exec', options.cwd);
+  const started = await startTestThread({
+    home: options.home,
+    cwd: options.cwd,
     client,
+    ...(options.env ? { env: options.env } : {}),
+    // The test is the person asked; a rig exec front end would have nobody (canAskApproval false).
+    request: { ...request, canAskApproval: true },
   });
+  const thread = started.thread;
   const events: ThreadEvent[] = [];
   const asked: ApprovalRequest[] = [];
   const scripted: ScriptedSession = {
-    session,
+    session: { thread },
     events,
     asked,
     answer: 'deny',
@@ -109,25 +97,25 @@ export async function openScriptedSession(options: OpenOptions): Promise<Scripte
       const eventStart = events.length;
       const askedStart = asked.length;
       steps.push(toolCallStep(item), ...extraSteps, say('done'));
-      const result = await session.thread.runTurn({ text: 'go' });
+      const result = await thread.startTurn({ text: 'go' }).done;
       // An interrupted turn leaves its unused steps behind: drop them so the next call starts clean.
       steps.length = 0;
       const callId = 'call_id' in item ? item.call_id : '';
       return {
-        output: toolOutputText(session, callId),
+        output: toolOutputText(thread, callId),
         status: result.status,
         events: events.slice(eventStart),
         asked: asked.slice(askedStart),
       };
     },
-    close: () => session.close(),
+    close: () => started.close(),
   };
-  session.thread.subscribe((event) => {
+  thread.subscribe(({ event }) => {
     events.push(event);
     if (event.type !== 'approval.requested') return;
     asked.push(event.request);
     const decision = typeof scripted.answer === 'function' ? scripted.answer(event.request) : scripted.answer;
-    if (decision !== undefined) queueMicrotask(() => session.thread.answerApproval(event.request.id, decision));
+    if (decision !== undefined) queueMicrotask(() => thread.answerApproval(event.request.id, decision));
   });
   return scripted;
 }
@@ -137,8 +125,8 @@ function toolCallStep(item: ConversationItem): ModelEvent[] {
 }
 
 /** The output of `callId` as the thread recorded it for the model. */
-function toolOutputText(session: Session, callId: string): string {
-  const history = session.thread.history as readonly ConversationItem[];
+function toolOutputText(thread: ThreadHandle, callId: string): string {
+  const history = thread.history;
   for (let i = history.length - 1; i >= 0; i--) {
     const item = history[i]!;
     if ((item.type === 'function_call_output' || item.type === 'custom_tool_call_output') && item.call_id === callId) {

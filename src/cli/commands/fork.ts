@@ -1,6 +1,7 @@
 // rig fork [ID] [--last [--all]] [--print-only] [engine flags]
 import type { Command } from 'commander';
 import { addCommonOptions } from '../program.js';
+import { threadRequestFromFlags } from '../session-flags.js';
 import type { ReplFlags } from './resume.js';
 
 export function registerFork(program: Command): void {
@@ -17,6 +18,12 @@ export function registerFork(program: Command): void {
     const { runReplCommand } = await import('../../frontends/repl/run.js');
     // Engine flags given before the subcommand (`rig -m x fork ...`) apply too; later ones win.
     const flags = { ...command.parent?.opts(), ...own } as ReplFlags;
-    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: true, flags, printOnly: Boolean(flags.printOnly), fullHistory: Boolean(flags.fullHistory) });
+    process.exitCode = await runReplCommand({
+      target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) },
+      fork: true,
+      thread: threadRequestFromFlags(flags, 'interactive'),
+      printOnly: Boolean(flags.printOnly),
+      fullHistory: Boolean(flags.fullHistory),
+    });
   });
 }

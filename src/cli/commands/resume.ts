@@ -1,7 +1,7 @@
 // rig resume [ID] [--last [--all]] [--print-only] [engine flags]
 import type { Command } from 'commander';
 import { addCommonOptions } from '../program.js';
-import type { SessionFlags } from '../../core/settings.js';
+import { threadRequestFromFlags, type SessionFlags } from '../session-flags.js';
 
 export interface ReplFlags extends SessionFlags {
   printOnly?: boolean;
@@ -22,6 +22,12 @@ export function registerResume(program: Command): void {
     const { runReplCommand } = await import('../../frontends/repl/run.js');
     // Engine flags given before the subcommand (`rig -m x resume ...`) apply too; later ones win.
     const flags = { ...command.parent?.opts(), ...own } as ReplFlags;
-    process.exitCode = await runReplCommand({ target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) }, fork: false, flags, printOnly: Boolean(flags.printOnly), fullHistory: Boolean(flags.fullHistory) });
+    process.exitCode = await runReplCommand({
+      target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) },
+      fork: false,
+      thread: threadRequestFromFlags(flags, 'interactive'),
+      printOnly: Boolean(flags.printOnly),
+      fullHistory: Boolean(flags.fullHistory),
+    });
   });
 }

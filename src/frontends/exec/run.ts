@@ -1,23 +1,30 @@
 // `rig exec`: one task, no prompts. Streams the answer (or JSONL events), exits 0 when the turn
 // completes, 1 with a one-line reason when it fails, 130 when interrupted with Ctrl-C (143 on SIGTERM).
-import { writeFileSync } from 'node:fs';
+// A thin adapter over the engine: it starts (or resumes) one thread, runs one turn, renders events.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
-import { openSession, type ResumeTarget, type Session } from '../../core/session.js';
-import type { SessionFlags } from '../../core/settings.js';
+import { Engine, type ResumeTarget, type ThreadStartRequest } from '../../core/engine.js';
+import type { ThreadHandle } from '../../core/thread-handle.js';
+import type { JsonSchema } from '../../protocol/index.js';
 import { createHumanRenderer } from './human.js';
 import { createJsonlRenderer } from './jsonl.js';
 import { resolvePrompt } from './prompt.js';
 
 export interface ExecCommandInput {
   prompt: string | undefined;
-  flags: SessionFlags;
+  thread: ThreadStartRequest;
   resume?: ResumeTarget;
+  json: boolean;
+  color: 'always' | 'never' | 'auto';
+  outputLastMessage?: string;
+  outputSchemaFile?: string;
+  images?: string[];
 }
 
 const EXIT_INTERRUPTED = 130;
 
 export async function runExecCommand(input: ExecCommandInput): Promise<number> {
-  const json = Boolean(input.flags.json || input.flags.experimentalJson);
+  const json = input.json;
   const stdout = (text: string) => process.stdout.write(text);
   const stderr = (text: string) => process.stderr.write(text);
   const fail = (message: string): number => {
@@ -26,47 +33,38 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
     return 1;
   };
 
-  let prompt: string;
-  let session: Session;
-  try {
-    prompt = resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
-    session = await openSession({ flags: input.flags, env: process.env, processCwd: process.cwd(), mode: 'exec', resume: input.resume });
-  } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
-  }
-
   // Decorated output all goes to stderr; stdout carries only the answer, never coloured.
-  const color = input.flags.color === 'always' || (input.flags.color !== 'never' && Boolean(process.stderr.isTTY) && !process.env['NO_COLOR']);
+  const color = input.color === 'always' || (input.color !== 'never' && Boolean(process.stderr.isTTY) && !process.env['NO_COLOR']);
   // As codex exec: on a terminal the answer streams; into a pipe or file only the final answer goes.
   const stdoutIsTerminal = Boolean(process.stdout.isTTY);
   const render = json
     ? createJsonlRenderer(stdout)
     : createHumanRenderer({ stdout, stderr, color, agentMessages: stdoutIsTerminal ? 'stream' : 'stderr' });
-  // thread.started is always the first event of the stream; config warnings follow as error items.
-  render({ type: 'thread.started', thread_id: session.thread.id });
-  for (const warning of session.warnings) {
-    if (json) render({ type: 'item.completed', item: { id: session.thread.newItemId(), type: 'error', message: warning } });
-    else stderr(`warning: ${warning}\n`);
+
+  const engine = new Engine({ env: process.env, source: 'exec' });
+  // Subscribed before the thread exists: thread.started (and the warnings after it) come first.
+  engine.subscribe((envelope) => render(envelope.event));
+
+  let prompt: string;
+  let thread: ThreadHandle;
+  let outputSchema: JsonSchema | undefined;
+  try {
+    prompt = resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
+    if (input.outputSchemaFile) outputSchema = readOutputSchema(input.outputSchemaFile);
+    thread = input.resume ? await engine.resumeThread(input.resume, input.thread) : await engine.startThread(input.thread);
+  } catch (error) {
+    await engine.close();
+    return fail(error instanceof Error ? error.message : String(error));
   }
-  // `/compact` is a turn of its own in codex exec's stream; rig frames it here, once.
-  const compacting = prompt.trim() === '/compact';
-  session.thread.subscribe((event) => {
-    if (compacting && (event.type === 'turn.started' || event.type === 'turn.completed' || event.type === 'turn.failed')) return;
-    render(event);
-  });
-  // exec never prompts: anything that still asks for approval is declined.
-  session.thread.subscribe((event) => {
-    if (event.type === 'approval.requested') session.thread.answerApproval(event.request.id, 'deny');
-  });
 
   // Ctrl-C, and the SIGTERM an SDK client sends when its AbortSignal fires, end the turn through the
-  // thread so running commands' process groups are killed on the way out (Node's default action
+  // engine so running commands' process groups are killed on the way out (Node's default action
   // would exit at once and leave them running). A second signal exits immediately.
   let exitSignal: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (exitSignal) process.exit(exitCodeFor(exitSignal));
     exitSignal = signal;
-    session.thread.interrupt();
+    void thread.interrupt();
   };
   for (const signal of HANDLED_SIGNALS) process.on(signal, onSignal);
 
@@ -74,12 +72,12 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   // commands' items complete then, before the final line.
   let verdict: () => number;
   try {
-    if (compacting) render({ type: 'turn.started' });
-    const result = compacting
-      ? await session.compact()
-      : await session.thread.runTurn({ text: prompt, images: session.images }, session.outputSchema ? { outputSchema: session.outputSchema } : {});
-    if (compacting && result.status === 'completed') render({ type: 'turn.completed', usage: result.usage });
-    if (compacting && result.status === 'failed') render({ type: 'turn.failed', error: { message: result.error ?? 'compaction failed' } });
+    // `/compact` is a turn of its own, as in codex exec's stream.
+    const compacting = prompt.trim() === '/compact';
+    const turn = compacting
+      ? thread.compact()
+      : thread.startTurn({ text: prompt, ...(input.images?.length ? { images: input.images } : {}) }, outputSchema ? { outputSchema } : {});
+    const result = await turn.done;
     if (result.status === 'failed') {
       // --json already carried the error and turn.failed.
       verdict = () => (json ? 1 : fail(result.error ?? 'turn failed'));
@@ -92,14 +90,30 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
     } else {
       const answer = result.lastAgentMessage;
       if (!json && !stdoutIsTerminal && !compacting && answer) stdout(answer.endsWith('\n') ? answer : `${answer}\n`);
-      const problem = writeLastMessage(input.flags.outputLastMessage, answer);
+      const problem = writeLastMessage(input.outputLastMessage, answer);
       verdict = () => (problem ? fail(problem) : 0);
     }
   } finally {
     for (const signal of HANDLED_SIGNALS) process.off(signal, onSignal);
-    await session.close();
+    await engine.close();
   }
   return verdict();
+}
+
+function readOutputSchema(path: string): JsonSchema {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`--output-schema ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  try {
+    const schema = JSON.parse(text) as unknown;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error('not a JSON object');
+    return schema as JsonSchema;
+  } catch (error) {
+    throw new Error(`--output-schema ${path}: not a JSON Schema object (${(error as Error).message})`);
+  }
 }
 
 /** -o FILE: the last agent message of a completed turn (empty when there was none); the problem, if any. */

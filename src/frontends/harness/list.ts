@@ -1,58 +1,9 @@
-// `rig harness list [--json]`: every harness profile rig can find (built-in, $RIG_HOME/harnesses/,
-// trusted projects' .rig/harnesses/), with its wires, protocol and tools. A profile that does not
-// load or bind is listed with the reason, so a user can fix their file.
-import { findProjectRoot, isProjectTrusted, loadConfig, resolveRigHome } from '../../config/index.js';
-import { listProfileLocations, readProfileFile, type ProfileSearchOptions } from '../../harness/loader.js';
-import type { ProfileOrigin } from '../../harness/profile.js';
-import { bindHarness } from '../../tools/harness/registry.js';
-import { nativeCapabilities } from '../../tools/native/registry.js';
+// `rig harness list [--json]`: the profiles the engine finds (core/harness-catalog.ts), as a table
+// or JSON. Broken files are listed with the reason, never fatal.
+import { listHarnesses, profileSearch, type HarnessListEntry } from '../../core/harness-catalog.js';
 import { defaultHarnessIo, type HarnessIo } from './io.js';
 
-export interface HarnessListEntry {
-  id: string;
-  origin: ProfileOrigin;
-  file: string;
-  description?: string;
-  wires?: string[];
-  protocol?: string;
-  tools?: { name: string; capability: string; exposure: string }[];
-  /** Why the profile does not load (`<file>: <field>: <problem>`). */
-  error?: string;
-}
-
-/** Where profiles are searched for this user in this directory. */
-export function profileSearch(io: Pick<HarnessIo, 'env' | 'cwd'>): ProfileSearchOptions {
-  const home = resolveRigHome(io.env);
-  let trusted: string[] = [];
-  let userDir: string | undefined;
-  try {
-    const { config, cwd } = loadConfig({ home, cwd: io.cwd, env: io.env });
-    if (isProjectTrusted(config, cwd)) trusted = [findProjectRoot(cwd, config.project_root_markers) ?? cwd];
-    userDir = config.harnesses_dir;
-  } catch {
-    // A broken config.toml only hides project profiles here; `rig exec` reports it properly.
-  }
-  return { rigHome: home, trustedProjectRoots: trusted, ...(userDir ? { userDir } : {}) };
-}
-
-export function listHarnesses(search: ProfileSearchOptions): HarnessListEntry[] {
-  return listProfileLocations(search).map((location): HarnessListEntry => {
-    try {
-      const profile = readProfileFile(location.file, location.origin);
-      // Binding checks every capability id and option, as a session would.
-      bindHarness(profile, nativeCapabilities({ wire: profile.wires[0] ?? 'responses', modelAcceptsImages: true }));
-      return {
-        ...location,
-        description: profile.description,
-        wires: profile.wires,
-        protocol: profile.protocol,
-        tools: profile.tools.map((tool) => ({ name: tool.name, capability: tool.capability, exposure: tool.exposure })),
-      };
-    } catch (error) {
-      return { ...location, error: (error as Error).message };
-    }
-  });
-}
+export type { HarnessListEntry } from '../../core/harness-catalog.js';
 
 function describeTools(tools: NonNullable<HarnessListEntry['tools']>): string {
   if (tools.length === 0) return 'no tools';

@@ -1,7 +1,7 @@
 // `rig resume` / `rig fork` without an id: a numbered list of recent threads to choose from (on a
 // terminal only; scripts must name the thread or use --last).
 import path from 'node:path';
-import { rigHome, openIndex } from '../../store/index.js';
+import { openThreadCatalog, rigHomeFor } from '../../core/catalog.js';
 import { formatThreadTable } from '../sessions/format.js';
 import { LineReader } from './line-reader.js';
 import type { ReplIo } from './run.js';
@@ -15,7 +15,7 @@ export async function pickThread(io: ReplIo, options: { cwd: string; all: boolea
     err(`rig: which thread? pass a thread id or --last (see \`rig sessions list\`); there is no terminal to pick on\n`);
     return undefined;
   }
-  const index = await openIndex(rigHome(io.env));
+  const index = await openThreadCatalog(rigHomeFor(io.env));
   const rows = (() => {
     try {
       return index.listThreads({ ...(options.all ? {} : { cwd: path.resolve(options.cwd) }), limit: PICK_LIMIT });

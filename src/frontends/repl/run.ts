@@ -1,20 +1,24 @@
 // `rig resume` and `rig fork`: reopen a thread (or a copy of it), print its history, then read
-// prompts line by line, streaming each turn. A line-based front end until the TUI exists: it works
-// the same on a terminal and on a pipe (each line a prompt, end of input ends the session).
+// prompts line by line, streaming each turn. A line-based front end over the engine until the TUI
+// exists: it works the same on a terminal and on a pipe (each line a prompt, end of input ends the
+// session). Ctrl-C interrupts the running turn and kills the commands it runs; a terminal that goes
+// away (SIGHUP, or EIO on its descriptors) is an interrupt too, after which rig exits cleanly.
+import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openSession, type ResumeTarget, type Session } from '../../core/session.js';
-import type { SessionFlags } from '../../core/settings.js';
-import type { ConversationItem, ThreadEvent } from '../../protocol/index.js';
+import { Engine, type ResumeTarget, type ThreadStartRequest } from '../../core/engine.js';
+import type { ThreadHandle } from '../../core/thread-handle.js';
+import type { HistoryTurn } from '../../core/history-view.js';
+import type { EventEnvelope } from '../../protocol/index.js';
 import { createHumanRenderer } from '../exec/human.js';
 import { askApproval } from './approval.js';
-import { formatHistoryLine, historyLines, recentStart } from './history.js';
+import { formatHistoryLine, historyLines, recentTurns } from './history.js';
 import { LineReader } from './line-reader.js';
 
 export interface ReplCommandInput {
   target: ResumeTarget;
   /** Start a new thread from a copy of the target's history. */
   fork: boolean;
-  flags: SessionFlags;
+  thread: ThreadStartRequest;
   /** Print the history and exit without reading prompts or writing anything. */
   printOnly: boolean;
   /** Print every turn, not only the most recent ones. */
@@ -30,6 +34,8 @@ export interface ReplIo {
 }
 
 const EXIT_INTERRUPTED = 130;
+/** 128 + SIGHUP, the shell's convention for "the terminal went away". */
+const EXIT_HANGUP = 129;
 /** A long thread prints only its latest turns: enough to pick up the thread, quick to show. */
 export const RECENT_TURNS = 20;
 const PROMPT = '› ';
@@ -46,59 +52,107 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
   let target = input.target;
   if (!target.id && !target.last) {
     const { pickThread } = await import('./pick.js');
-    const cwd = input.flags.cd ? resolve(io.cwd, input.flags.cd) : io.cwd;
+    const cwd = input.thread.cd ? resolve(io.cwd, input.thread.cd) : io.cwd;
     const id = await pickThread(io, { cwd, all: Boolean(target.all), verb: input.fork ? 'fork' : 'resume' });
     if (!id) return 1;
     target = { id };
   }
 
-  let session: Session;
+  const engine = new Engine({ env: io.env, source: 'cli' });
+  // Printing must not touch the rollout (not even to close off a torn last line).
+  const request: ThreadStartRequest = { ...input.thread, cwd: io.cwd, ...(input.printOnly ? { ephemeral: true } : {}) };
+  let thread: ThreadHandle;
   try {
-    session = await openSession({
-      // Printing must not touch the rollout (not even to close off a torn last line).
-      flags: input.printOnly ? { ...input.flags, ephemeral: true } : input.flags,
-      env: io.env,
-      processCwd: io.cwd,
-      mode: 'interactive',
-      ...(input.fork ? { fork: target } : { resume: target }),
-    });
+    thread = input.fork ? await engine.forkThread(target, request) : await engine.resumeThread(target, request);
   } catch (error) {
     err(`rig: ${error instanceof Error ? error.message : String(error)}\n`);
+    await engine.close();
     return 1;
   }
 
-  for (const warning of session.warnings) err(`warning: ${warning}\n`);
-  const { thread } = session;
-  out(headerLine(input, session));
-  out(renderHistory(thread.history, input.fullHistory ? Infinity : RECENT_TURNS, color));
+  for (const warning of thread.info.warnings) err(`warning: ${warning}\n`);
+  const settings = thread.settings;
+  out(`${input.fork ? 'forked into new thread' : 'resumed thread'} ${thread.id} · ${settings.model} · ${settings.harness} · ${settings.cwd}\n`);
+  out(renderHistory(engine.readThread(thread.id, { includeTurns: true }).turns ?? [], input.fullHistory ? Infinity : RECENT_TURNS, color));
 
   if (input.printOnly) {
-    await session.close();
+    await engine.close();
     return 0;
   }
+  const terminal = new TerminalWatch(io);
   try {
-    return await readEvalLoop(session, io, color);
+    return await readEvalLoop(thread, io, color, terminal);
   } finally {
-    await session.close();
+    await engine.close();
+    terminal.release();
   }
 }
 
-function renderHistory(history: readonly ConversationItem[], turns: number, color: boolean): string {
-  const { start, hiddenPrompts } = Number.isFinite(turns) ? recentStart(history, turns) : { start: 0, hiddenPrompts: 0 };
-  const lines = historyLines(start > 0 ? history.slice(start) : history);
+function renderHistory(turns: readonly HistoryTurn[], count: number, color: boolean): string {
+  const { shown, hidden } = recentTurns(turns, count);
+  const lines = historyLines(shown);
   if (lines.length === 0) return '(no messages yet)\n';
-  const note = hiddenPrompts > 0 ? `(${hiddenPrompts} earlier prompt${hiddenPrompts === 1 ? '' : 's'} not shown; --full-history shows everything)\n` : '';
+  const note = hidden > 0 ? `(${hidden} earlier turn${hidden === 1 ? '' : 's'} not shown; --full-history shows everything)\n` : '';
   return note + lines.map((line) => `${formatHistoryLine(line, { color })}\n`).join('');
 }
 
-function headerLine(input: ReplCommandInput, session: Session): string {
-  const verb = input.fork ? 'forked into new thread' : 'resumed thread';
-  return `${verb} ${session.thread.id} · ${session.model} · ${session.harness} · ${session.cwd}\n`;
+/**
+ * Notices the terminal going away: SIGHUP, or EIO reading or writing it. Once it is gone, the
+ * standard descriptors are pointed at /dev/null on the way out, because Node restores the terminal
+ * settings at exit and aborts when the terminal answers EIO (its ResetStdio check); a descriptor that
+ * no longer refers to the terminal is skipped there.
+ */
+class TerminalWatch {
+  gone = false;
+  private onGone: (() => void) | undefined;
+  private readonly onHangup = () => this.hangUp();
+  private readonly onStreamError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EIO' || error.code === 'EPIPE' || error.code === 'ENXIO') this.hangUp();
+  };
+
+  constructor(io: ReplIo) {
+    process.on('SIGHUP', this.onHangup);
+    io.stdin.on('error', this.onStreamError);
+    io.stdout.on('error', this.onStreamError);
+    io.stderr.on('error', this.onStreamError);
+  }
+
+  whenGone(callback: () => void): void {
+    this.onGone = callback;
+    if (this.gone) callback();
+  }
+
+  private hangUp(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.onGone?.();
+  }
+
+  release(): void {
+    process.off('SIGHUP', this.onHangup);
+    if (!this.gone) return;
+    // Nothing more can reach the user; keep the descriptors valid for whatever still writes.
+    for (const fd of [0, 1, 2]) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+    for (let i = 0; i < 3; i++) {
+      try {
+        openSync('/dev/null', 'r+');
+      } catch {
+        break;
+      }
+    }
+  }
 }
 
-async function readEvalLoop(session: Session, io: ReplIo, color: boolean): Promise<number> {
-  const { thread } = session;
-  const out = (text: string) => void io.stdout.write(text);
+async function readEvalLoop(thread: ThreadHandle, io: ReplIo, color: boolean, terminalWatch: TerminalWatch): Promise<number> {
+  const out = (text: string) => {
+    if (!terminalWatch.gone) io.stdout.write(text);
+  };
   const terminal = Boolean(io.stdin.isTTY && io.stdout.isTTY);
   let turnRunning = false;
   let quit = false;
@@ -106,7 +160,7 @@ async function readEvalLoop(session: Session, io: ReplIo, color: boolean): Promi
   const onInterrupt = () => {
     if (turnRunning) {
       out('\n(interrupting…)\n');
-      thread.interrupt();
+      void thread.interrupt();
     } else {
       quit = true;
       reader.close();
@@ -115,11 +169,17 @@ async function readEvalLoop(session: Session, io: ReplIo, color: boolean): Promi
   const reader = new LineReader({ input: io.stdin, ...(terminal ? { output: io.stdout } : {}), terminal, onInterrupt });
   // Without a terminal readline does not see Ctrl-C; the process signal does the same job.
   process.on('SIGINT', onInterrupt);
+  terminalWatch.whenGone(() => {
+    quit = true;
+    if (turnRunning) void thread.interrupt();
+    reader.close();
+  });
 
   const render = createHumanRenderer({ stdout: out, stderr: out, color });
   // Approvals are asked one at a time, in the order requested, through the shared line reader.
   let approvals = Promise.resolve();
-  const unsubscribe = thread.subscribe((event: ThreadEvent) => {
+  const unsubscribe = thread.subscribe((envelope: EventEnvelope) => {
+    const event = envelope.event;
     if (event.type !== 'approval.requested') return render(event);
     const request = event.request;
     approvals = approvals.then(async () => {
@@ -146,7 +206,7 @@ async function readEvalLoop(session: Session, io: ReplIo, color: boolean): Promi
       if (text === '') continue;
       if (text === '/exit' || text === '/quit') break;
       turnRunning = true;
-      const result = text === '/compact' ? await session.compact() : await thread.runTurn({ text });
+      const result = await (text === '/compact' ? thread.compact() : thread.startTurn({ text })).done;
       turnRunning = false;
       if (result.status === 'failed') {
         out(`rig: turn failed: ${result.error ?? 'unknown error'}\n`);
@@ -165,5 +225,5 @@ async function readEvalLoop(session: Session, io: ReplIo, color: boolean): Promi
     // Leave the shell prompt on a line of its own after Ctrl-C or Ctrl-D at our prompt.
     if (terminal) out('\n');
   }
-  return exitCode;
+  return terminalWatch.gone ? EXIT_HANGUP : exitCode;
 }

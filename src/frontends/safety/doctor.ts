@@ -1,106 +1,15 @@
-// `rig doctor`: what rig would do here and whether it can. The sandbox diagnosis plus the facts
-// users need when something does not work: where RIG_HOME is, which config files were read and
-// whether they are valid, the provider and whether its key is set (never the key itself), the
-// harness it would present, and the runtime.
-import fs from 'node:fs';
-import path from 'node:path';
-import { ConfigError, type LoadedConfig } from '../../config/index.js';
-import { resolveRigHome } from '../../config/index.js';
-import { sandboxDoctorReport, SandboxPolicyError, type BwrapDiagnosis } from '../../exec/sandbox/index.js';
-import { chooseHarness } from '../../harness/index.js';
-import { resolveProvider, type ProviderInfo } from '../../model/index.js';
-import { rigVersion } from '../../core/version.js';
-import { loadSafetyConfig, sandboxPolicyFor } from './settings.js';
+// `rig doctor`: prints the engine's findings (core/doctor.ts); exits 1 when something needs fixing.
+import { diagnose, type DoctorInput as CoreDoctorInput } from '../../core/doctor.js';
 
-export interface DoctorInput {
+export interface DoctorInput extends Partial<Omit<CoreDoctorInput, 'env' | 'cwd'>> {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  config?: string[];
   stdout?: (text: string) => void;
-  platform?: NodeJS.Platform;
-  /** Tests: a fixed bubblewrap diagnosis. */
-  diagnosis?: () => BwrapDiagnosis;
 }
 
-/** Prints the report; 0 when rig can work here, 1 when something needs fixing (listed as PROBLEM). */
 export async function runDoctor(input: DoctorInput = {}): Promise<number> {
-  const env = input.env ?? process.env;
-  const cwd = input.cwd ?? process.cwd();
-  const lines: string[] = [];
-  let problems = 0;
-  const problem = (text: string) => {
-    problems++;
-    lines.push(`PROBLEM: ${text}`);
-  };
-
-  lines.push(`rig ${rigVersion()} — node ${process.version} on ${process.platform} ${process.arch}`);
-  const home = resolveRigHome(env);
-  lines.push(`RIG_HOME: ${home}${env['RIG_HOME'] ? '' : ' (default; set RIG_HOME to change)'}${fs.existsSync(home) ? '' : ' (does not exist yet)'}`);
-
-  let loaded: LoadedConfig | undefined;
-  try {
-    loaded = loadSafetyConfig({ env, cwd, ...(input.config ? { overrides: input.config } : {}) }).loaded;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problem(`config is invalid: ${error.message}`);
-  }
-  const userConfig = path.join(home, 'config.toml');
-  if (loaded) {
-    if (loaded.files.length === 0) lines.push(`config: no config files (defaults); user config would be ${userConfig}`);
-    for (const file of loaded.files) lines.push(`config: ${file} (valid)`);
-    for (const warning of loaded.warnings) lines.push(`  warning: ${warning}`);
-    describeModel(loaded, env, lines, problem);
-  }
-
-  let policy;
-  if (loaded) {
-    try {
-      policy = sandboxPolicyFor(loaded, loaded.config.sandbox_mode, env);
-    } catch (error) {
-      if (!(error instanceof SandboxPolicyError)) throw error;
-      problem(error.message);
-    }
-    const approval = loaded.config.approval_policy;
-    lines.push(`approval policy: ${typeof approval === 'string' ? approval : 'granular'} (interactive sessions; rig exec never asks)`);
-  }
-  const sandbox = sandboxDoctorReport({
-    ...(input.platform ? { platform: input.platform } : {}),
-    ...(input.diagnosis ? { diagnosis: input.diagnosis } : {}),
-    ...(policy ? { policy } : {}),
-  });
-  if (sandbox.includes('UNAVAILABLE')) problems++;
-  lines.push(sandbox);
-
-  (input.stdout ?? ((text: string) => void process.stdout.write(text)))(`${lines.join('\n')}\n`);
-  return problems > 0 ? 1 : 0;
-}
-
-function describeModel(loaded: LoadedConfig, env: NodeJS.ProcessEnv, lines: string[], problem: (text: string) => void): void {
-  const config = loaded.config;
-  let provider: ProviderInfo;
-  try {
-    provider = resolveProvider(config.model_provider, config.model_providers as Record<string, Partial<ProviderInfo>>, env);
-  } catch (error) {
-    problem(`provider: ${(error as Error).message}`);
-    return;
-  }
-  const key = provider.env_key;
-  const keyState = key === undefined ? 'no API key needed' : env[key]?.trim() ? `${key} is set` : `${key} is NOT set`;
-  lines.push(`provider: ${provider.id} (${provider.name}) at ${provider.base_url}, wire ${provider.wire_api}; ${keyState}`);
-  if (key !== undefined && !env[key]?.trim()) problem(`export ${key} to use ${provider.id}, or choose another provider with --provider`);
-  const model = config.model ?? provider.default_model;
-  if (model === undefined) {
-    problem(`no model set for provider '${provider.id}': pass -m MODEL or set model = "..." in config.toml`);
-    return;
-  }
-  lines.push(`model: ${model}`);
-  const choice = chooseHarness({
-    provider: provider.id,
-    providerName: provider.name,
-    baseUrl: provider.base_url,
-    model,
-    wire: provider.wire_api,
-    ...((config.harness ?? provider.harness) ? { configured: config.harness ?? provider.harness } : {}),
-  });
-  lines.push(`harness: ${choice.id} (${choice.reason})`);
+  const { stdout, env, cwd, ...rest } = input;
+  const report = diagnose({ env: env ?? process.env, cwd: cwd ?? process.cwd(), ...rest });
+  (stdout ?? ((text: string) => void process.stdout.write(text)))(`${report.lines.join('\n')}\n`);
+  return report.problems > 0 ? 1 : 0;
 }

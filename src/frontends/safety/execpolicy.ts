@@ -1,7 +1,7 @@
 // `rig execpolicy check --rules FILE [--rules FILE...] [--pretty] -- CMD...`: which decision the
 // .rules files give a command and which rule made it, as JSON (Codex's output shape), so rules can
 // be tested without running an agent.
-import { runExecPolicyCheck } from '../../policy/index.js';
+import { runExecPolicyCheck } from '../../core/execpolicy.js';
 
 export interface ExecPolicyCheckInput {
   rules: string[];

@@ -1,11 +1,10 @@
 // `rig sandbox [-s MODE | --full-auto] [--add-dir DIR] -- CMD...`: run one command under the
 // sandbox the agent's commands get (default read-only, the current directory as the workspace),
-// so users can see what their setup allows. Exits with the command's status.
+// so users can see what their setup allows: the wrapping and the environment come from the code a
+// session uses (core/safety-commands.ts). Exits with the command's status.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { ConfigError } from '../../config/index.js';
-import { SandboxPolicyError, SandboxUnavailableError, isSandboxMode, wrapCommand, SANDBOX_MODES } from '../../exec/sandbox/index.js';
-import { commandEnvFor, loadSafetyConfig, sandboxPolicyFor } from './settings.js';
+import { SafetySetupError, isSandboxMode, prepareSandboxedCommand, SANDBOX_MODES, type PreparedCommand } from '../../core/safety-commands.js';
 
 export interface SandboxCommandInput {
   command: string[];
@@ -43,38 +42,34 @@ export async function runSandboxCommand(input: SandboxCommandInput): Promise<num
     return USAGE_ERROR;
   }
 
-  let wrapped;
-  let commandEnv: Record<string, string>;
-  let cwd: string;
+  let prepared: PreparedCommand;
   try {
-    const { loaded } = loadSafetyConfig({ env, cwd: input.cwd ?? process.cwd(), ...(input.config ? { overrides: input.config } : {}), ...(input.addDir ? { addDirs: input.addDir } : {}) });
-    for (const warning of loaded.warnings) stderr(`rig sandbox: warning: ${warning}\n`);
-    const policy = sandboxPolicyFor(loaded, mode, env);
-    for (const warning of policy.warnings) stderr(`rig sandbox: warning: ${warning}\n`);
-    commandEnv = commandEnvFor(loaded, env);
-    cwd = policy.cwd;
-    wrapped = wrapCommand(policy, input.command, cwd);
+    prepared = prepareSandboxedCommand({
+      env,
+      cwd: input.cwd ?? process.cwd(),
+      mode,
+      command: input.command,
+      ...(input.config ? { config: input.config } : {}),
+      ...(input.addDir ? { addDirs: input.addDir } : {}),
+    });
   } catch (error) {
-    if (error instanceof SandboxUnavailableError || error instanceof SandboxPolicyError || error instanceof ConfigError) {
+    if (error instanceof SafetySetupError) {
       stderr(`rig sandbox: ${error.message}\n`);
       return SETUP_ERROR;
     }
     throw error;
   }
+  for (const warning of prepared.warnings) stderr(`rig sandbox: warning: ${warning}\n`);
 
-  const child = spawn(wrapped.argv[0]!, wrapped.argv.slice(1), {
-    cwd,
-    env: { ...commandEnv, ...wrapped.env },
-    stdio: 'inherit',
-  });
+  const child = spawn(prepared.argv[0]!, prepared.argv.slice(1), { cwd: prepared.cwd, env: prepared.env, stdio: 'inherit' });
   return new Promise<number>((resolve) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
-      wrapped.cleanup();
+      prepared.cleanup();
       stderr(`rig sandbox: cannot run ${input.command[0]}: ${error.code === 'ENOENT' ? 'command not found' : error.message}\n`);
       resolve(error.code === 'ENOENT' ? NOT_FOUND : SETUP_ERROR);
     });
     child.on('close', (code, signal) => {
-      wrapped.cleanup();
+      prepared.cleanup();
       // A command killed by a signal exits the way a shell reports it: 128 + the signal number.
       resolve(code ?? 128 + (signal ? osConstants.signals[signal] : 0));
     });

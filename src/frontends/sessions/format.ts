@@ -1,9 +1,6 @@
 // How `rig sessions list` shows threads: a table for people, an array of objects for scripts.
 import os from 'node:os';
-import type { ThreadRow } from '../../store/index.js';
-
-// The JSON shape lives in the store, next to the SQL that writes it for whole listings.
-export { threadJson, type ThreadJson } from '../../store/index.js';
+import type { ThreadSummary as ThreadRow } from '../../core/catalog.js';
 
 /** "3m ago", "5h ago", "2d ago", then the date. */
 export function relativeTime(then: number, now: number): string {

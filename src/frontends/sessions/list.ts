@@ -4,7 +4,7 @@
 // `--cwd DIR` names another directory; `--all` lists every directory. Archived threads are never
 // mixed in: `--archived` lists only them (with `--all` or `--cwd` as above).
 import path from 'node:path';
-import { rigHome, openIndex, stateDbPath, type ListThreadsOptions } from '../../store/index.js';
+import { openThreadCatalog, rigHomeFor, stateDbPath, type ListThreadsOptions } from '../../core/catalog.js';
 import { formatThreadTable } from './format.js';
 import { defaultSessionsIo, type SessionsIo } from './io.js';
 
@@ -17,8 +17,8 @@ export interface ListCommandInput {
 }
 
 export async function runSessionsList(input: ListCommandInput, io: SessionsIo = defaultSessionsIo()): Promise<number> {
-  const home = rigHome(io.env);
-  const index = await openIndex(home);
+  const home = rigHomeFor(io.env);
+  const index = await openThreadCatalog(home);
   try {
     const options: ListThreadsOptions = {
       ...(input.archived ? { archivedOnly: true } : {}),
@@ -49,8 +49,8 @@ export async function runSessionsList(input: ListCommandInput, io: SessionsIo = 
 }
 
 export async function runSessionsReindex(io: SessionsIo = defaultSessionsIo()): Promise<number> {
-  const home = rigHome(io.env);
-  const index = await openIndex(home);
+  const home = rigHomeFor(io.env);
+  const index = await openThreadCatalog(home);
   try {
     const result = index.reindex();
     // reindex() empties the table first, so every thread found counts as added.

@@ -1,10 +1,10 @@
 // `rig archive`, `rig unarchive` and `rig delete`: move a thread's rollout to archived_sessions/
 // and back, or remove it for good (after asking, unless --yes).
-import { rigHome, openIndex, type ThreadIndex, type ThreadRow } from '../../store/index.js';
+import { openThreadCatalog, rigHomeFor, type ThreadCatalog as ThreadIndex, type ThreadSummary as ThreadRow } from '../../core/catalog.js';
 import { defaultSessionsIo, type SessionsIo } from './io.js';
 
 async function withIndex<T>(io: SessionsIo, body: (index: ThreadIndex) => Promise<T> | T): Promise<T> {
-  const index = await openIndex(rigHome(io.env));
+  const index = await openThreadCatalog(rigHomeFor(io.env));
   try {
     return await body(index);
   } finally {

@@ -1,12 +1,6 @@
 // The capability ids harness profiles bind their tools to, and the binding of a loaded profile to
 // ToolSpecs. Native capabilities (native.*) are supplied by the caller from src/tools/native.
-import {
-  bindProfileTools,
-  listProfileLocations,
-  locateProfile,
-  readProfileFile,
-  type ProfileSearchOptions,
-} from '../../harness/loader.js';
+import { bindProfileTools, findProfile, type ProfileSearchOptions } from '../../harness/loader.js';
 import type { CapabilityRegistry, HarnessProfile, ToolFactory } from '../../harness/profile.js';
 import type { ToolSpec } from '../spec.js';
 import { createEditTool } from './edit.js';
@@ -98,19 +92,13 @@ export function bindHarness(profile: HarnessProfile, native: CapabilityRegistry<
   return { all: specs, advertised: pick('advertised'), deferred: pick('deferred'), byName };
 }
 
-/** Finds the winning profile for `id` across the layers, reads it and binds its tools. */
+/** Finds the winning profile for `id` across the layers, reads it and binds its tools: the one path sessions use. */
 export function loadBoundHarness(
   id: string,
   native: CapabilityRegistry<ToolSpec>,
   options: ProfileSearchOptions = {},
+  why?: string,
 ): { profile: HarnessProfile; tools: BoundHarness } {
-  const location = locateProfile(id, options);
-  if (!location) {
-    const known = listProfileLocations(options)
-      .map((entry) => entry.id)
-      .join(', ');
-    throw new Error(`unknown harness "${id}"; available harnesses: ${known}`);
-  }
-  const profile = readProfileFile(location.file, location.origin);
+  const profile = findProfile(id, options, why);
   return { profile, tools: bindHarness(profile, native) };
 }

@@ -1,22 +1,20 @@
-// The orchestrator as the engine sees it: a factory of tool capabilities for each turn.
+// The orchestrator as the engine sees it: a factory of tool capabilities for each turn. Every
+// capability that acts on the machine goes through the one pipeline (pipeline.ts) with its runtime.
 import type { CapabilitiesFactory } from '../spec.js';
-import { ExecOrchestrator } from './exec.js';
-import { FileChangeOrchestrator } from './files.js';
+import { runCommand, writeToSession } from './command.js';
+import { applyFileChanges, canWriteFor } from './file-change.js';
 import type { OrchestratorOptions } from './options.js';
 
 export type { OrchestratorOptions } from './options.js';
-export { USER_DECLINED_EXEC } from './exec.js';
-export { USER_DECLINED_PATCH } from './files.js';
+export { USER_DECLINED_EXEC } from './command.js';
+export { USER_DECLINED_PATCH } from './file-change.js';
+export { noApproverMessage } from './pipeline.js';
 
 export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFactory {
-  return (services) => {
-    const exec = new ExecOrchestrator(options, services);
-    const files = new FileChangeOrchestrator(options, services);
-    return {
-      exec: (request) => exec.exec(request),
-      writeStdin: (sessionId, chars, yieldTimeMs) => exec.writeStdin(sessionId, chars, yieldTimeMs),
-      applyChanges: (edits) => files.applyChanges(edits),
-      canWrite: (path) => files.canWrite(path),
-    };
-  };
+  return (services) => ({
+    exec: (request) => runCommand(request, options, services),
+    writeStdin: (sessionId, chars, yieldTimeMs) => writeToSession(sessionId, chars, yieldTimeMs, options, services),
+    applyChanges: (edits) => applyFileChanges(edits, options, services),
+    canWrite: (path) => canWriteFor(options, path),
+  });
 }

@@ -1,5 +1,7 @@
-// What the orchestrator needs to decide and run: the session's safety settings, resolved once.
+// What the orchestrator needs to decide and run: the thread's safety settings, resolved per
+// settings change, and what the thread owns across them (sessions, processes, approvals).
 import type { UnifiedExecManager } from '../../exec/unified-exec.js';
+import type { ProcessScope } from '../../exec/process-groups.js';
 import type { SandboxPolicy, WrapOptions } from '../../exec/sandbox/index.js';
 import type { ApprovalCache, ApprovalPolicyConfig, ExecPolicy } from '../../policy/index.js';
 
@@ -13,6 +15,8 @@ export interface OrchestratorOptions {
   commandEnv: Record<string, string>;
   /** The thread's unified-exec sessions. */
   unifiedExec: UnifiedExecManager;
+  /** The thread's processes: closing or interrupting the thread takes these down, nobody else's. */
+  scope: ProcessScope;
   /** Approvals given "for the session". */
   approvalCache: ApprovalCache;
   platform?: NodeJS.Platform;

@@ -1,27 +1,33 @@
-// The compact history printout for any harness's tool shapes.
+// The compact history printout for any harness's tool shapes: the engine's projection of stored
+// history into turns of display items (core/history-view.ts), as the REPL prints them.
 import { expect, test } from 'vitest';
 import type { ConversationItem } from '../../../src/protocol/index.js';
 import { assistantText, userText } from '../../../src/protocol/index.js';
-import { formatHistoryLine, historyLines, recentStart } from '../../../src/frontends/repl/history.js';
+import { projectConversation, projectRollout } from '../../../src/core/history-view.js';
+import type { RolloutRecord } from '../../../src/store/index.js';
+import { formatHistoryLine, historyLines, recentTurns } from '../../../src/frontends/repl/history.js';
 
 const call = (call_id: string, name: string, args: unknown): ConversationItem => ({ type: 'function_call', call_id, name, arguments: JSON.stringify(args) });
 const output = (call_id: string, text: string, is_error?: boolean): ConversationItem => ({ type: 'function_call_output', call_id, output: text, ...(is_error ? { is_error } : {}) });
 
 function render(history: ConversationItem[]): string[] {
-  return historyLines(history).map((line) => formatHistoryLine(line, { color: false }));
+  return historyLines(projectConversation([userText('go'), ...history])).slice(1).map((line) => formatHistoryLine(line, { color: false }));
 }
 
 test('skips context fragments and developer messages; marks interruptions', () => {
   expect(
-    render([
-      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'be careful' }] },
-      userText('<environment_context>\n  <cwd>/x</cwd>\n</environment_context>'),
-      userText('# AGENTS.md instructions for /x\n\nrules'),
-      userText('fix the bug\nin parser.ts'),
-      userText('<turn_aborted>The user interrupted</turn_aborted>'),
-      assistantText('ok'),
-    ]),
-  ).toEqual(['› fix the bug\n  in parser.ts', '(turn interrupted)', '• ok']);
+    historyLines(
+      projectConversation([
+        { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'be careful' }] },
+        userText('<environment_context>\n  <cwd>/x</cwd>\n</environment_context>'),
+        userText('# AGENTS.md instructions for /x\n\nrules'),
+        userText('fix the bug\nin parser.ts'),
+        userText('<turn_aborted>The user interrupted</turn_aborted>'),
+        userText('go on'),
+        assistantText('ok'),
+      ]),
+    ).map((line) => formatHistoryLine(line, { color: false })),
+  ).toEqual(['› fix the bug\n  in parser.ts', '(turn interrupted)', '› go on', '• ok']);
 });
 
 test('commands from several harnesses show their command line and exit code', () => {
@@ -61,7 +67,7 @@ test('file changes: apply_patch (freeform or JSON) and edit tools', () => {
     ]),
   ).toEqual([
     'A a.txt, M b.txt, D c.txt',
-    'M /r/src/x.ts (Edit)',
+    'M /r/src/x.ts',
     'view_image shot.png',
     'web_fetch {"url":"http://example.com"}  → failed: nope',
   ]);
@@ -74,8 +80,8 @@ test('long messages are cut to a preview', () => {
   expect(line).toContain('… (18 more lines)');
 });
 
-test('recentStart finds where the last N typed prompts begin, skipping context and interruptions', () => {
-  const history: ConversationItem[] = [
+test('recentTurns keeps the last N turns and counts the ones before', () => {
+  const turns = projectConversation([
     userText('<environment_context>\n</environment_context>'),
     userText('one'),
     assistantText('a'),
@@ -83,9 +89,31 @@ test('recentStart finds where the last N typed prompts begin, skipping context a
     userText('<turn_aborted>x</turn_aborted>'),
     userText('three'),
     assistantText('c'),
-  ];
-  expect(recentStart(history, 2)).toEqual({ start: 3, hiddenPrompts: 1 });
-  expect(recentStart(history, 1)).toEqual({ start: 5, hiddenPrompts: 2 });
-  expect(recentStart(history, 3)).toEqual({ start: 1, hiddenPrompts: 0 });
-  expect(recentStart(history, 9)).toEqual({ start: 0, hiddenPrompts: 0 });
+  ]);
+  expect(turns.map((turn) => turn.status)).toEqual(['completed', 'interrupted', 'completed']);
+  expect(recentTurns(turns, 2)).toEqual({ shown: turns.slice(1), hidden: 1 });
+  expect(recentTurns(turns, 9)).toEqual({ shown: turns, hidden: 0 });
+});
+
+test('a rollout projects into its recorded turns, with ids and end states', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const records = [
+    { type: 'session_meta', payload: { id: 't', timestamp: at, cwd: '/x', originator: 'rig', cli_version: '0' }, timestamp: at },
+    { type: 'turn_context', payload: { turn_id: 'turn_0', cwd: '/x', model: 'm' }, timestamp: at },
+    { type: 'response_item', payload: userText('first'), timestamp: at },
+    { type: 'response_item', payload: { type: 'function_call', call_id: 'c', name: 'exec_command', arguments: '{"cmd":"make"}' }, timestamp: at },
+    { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output: 'Process exited with code 2\nOutput:\n' }, timestamp: at },
+    { type: 'event_msg', payload: { type: 'turn_aborted', turn_id: 'turn_0' }, timestamp: at },
+    { type: 'turn_context', payload: { turn_id: 'turn_1', cwd: '/x', model: 'm' }, timestamp: at },
+    { type: 'response_item', payload: userText('second'), timestamp: at },
+    { type: 'response_item', payload: assistantText('done'), timestamp: at },
+    { type: 'event_msg', payload: { type: 'turn_complete', turn_id: 'turn_1' }, timestamp: at },
+  ] as RolloutRecord[];
+  const turns = projectRollout(records);
+  expect(turns.map((turn) => [turn.id, turn.status])).toEqual([['turn_0', 'interrupted'], ['turn_1', 'completed']]);
+  expect(turns[0]!.items.map((item) => item.type)).toEqual(['user_message', 'command_execution']);
+  expect(turns[0]!.items[1]).toMatchObject({ command: 'make', exit_code: 2, status: 'failed' });
+  expect(historyLines(turns).map((line) => formatHistoryLine(line, { color: false }))).toEqual([
+    '› first', '$ make  → exit 2', '(turn interrupted)', '› second', '• done',
+  ]);
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSandboxPolicy } from '../../../src/exec/sandbox/index.js';
 import { UnifiedExecManager } from '../../../src/exec/unified-exec.js';
+import { ProcessScope } from '../../../src/exec/process-groups.js';
 import { ApprovalCache, ExecPolicy } from '../../../src/policy/index.js';
 import type { ApprovalRequest, ThreadEvent } from '../../../src/protocol/index.js';
 import { createOrchestrator } from '../../../src/tools/orchestrator/index.js';
@@ -60,7 +61,7 @@ describe('exec orchestrator items', () => {
     scripted.answer = 'deny';
     const result = await scripted.call(fnCall('exec_command', { cmd: 'touch nope' }, 'c1'));
     expect([...commandItems(result.events).values()]).toEqual([['item.started:in_progress', 'item.completed:declined']]);
-    const completed = result.events.find((event) => event.type === 'item.completed');
+    const completed = result.events.find((event) => event.type === 'item.completed' && event.item.type === 'command_execution');
     expect(completed).toMatchObject({ item: { aggregated_output: 'exec command rejected by user', exit_code: null } });
   });
 
@@ -125,6 +126,7 @@ describe('without a working sandbox', () => {
       yolo: false,
       commandEnv: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
       unifiedExec,
+      scope: new ProcessScope(),
       approvalCache: new ApprovalCache(),
       platform: 'linux',
       wrapOptions: { diagnosis: () => ({ ok: false, reason: 'bwrap is missing', fix: 'install bubblewrap' }) as never },
@@ -140,6 +142,7 @@ describe('without a working sandbox', () => {
       askApproval: async () => {
         throw new Error('never asks under never');
       },
+      canAskApproval: true,
     });
     const outcome = await caps.exec({ command: 'touch bare-run', cwd: ws });
     expect(outcome.declined).toMatch(/no sandbox is available/);

@@ -1,0 +1,110 @@
+// `rig doctor`'s findings: what rig would do here and whether it can. The sandbox diagnosis plus
+// the facts users need when something does not work: where RIG_HOME is, which config files were
+// read and whether they are valid, the provider and whether its key is set (never the key itself),
+// the harness it would present, the runtime, and exactly what a session's commands get (sandbox
+// policy and environment, from the code sessions use).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LoadedConfig } from '../config/index.js';
+import { resolveRigHome } from '../config/index.js';
+import { sandboxDoctorReport, type BwrapDiagnosis, type SandboxPolicy } from '../exec/sandbox/index.js';
+import { chooseHarness } from '../harness/index.js';
+import { resolveProvider, type ProviderInfo } from '../model/index.js';
+import { THREAD_ID_VAR } from './safety.js';
+import { loadSafetyConfig, sessionSafety, SafetySetupError } from './safety-commands.js';
+import { rigVersion } from './version.js';
+
+export interface DoctorInput {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  config?: string[];
+  platform?: NodeJS.Platform;
+  /** Tests: a fixed bubblewrap diagnosis. */
+  diagnosis?: () => BwrapDiagnosis;
+}
+
+export interface DoctorReport {
+  lines: string[];
+  /** Things that keep rig from working here (each also a `PROBLEM:` line). */
+  problems: number;
+}
+
+export function diagnose(input: DoctorInput): DoctorReport {
+  const { env, cwd } = input;
+  const lines: string[] = [];
+  let problems = 0;
+  const problem = (text: string) => {
+    problems++;
+    lines.push(`PROBLEM: ${text}`);
+  };
+
+  lines.push(`rig ${rigVersion()} — node ${process.version} on ${process.platform} ${process.arch}`);
+  const home = resolveRigHome(env);
+  lines.push(`RIG_HOME: ${home}${env['RIG_HOME'] ? '' : ' (default; set RIG_HOME to change)'}${fs.existsSync(home) ? '' : ' (does not exist yet)'}`);
+
+  let loaded: LoadedConfig | undefined;
+  try {
+    loaded = loadSafetyConfig({ env, cwd, ...(input.config ? { config: input.config } : {}) }).loaded;
+  } catch (error) {
+    if (!(error instanceof SafetySetupError)) throw error;
+    problem(`config is invalid: ${error.message}`);
+  }
+  const userConfig = path.join(home, 'config.toml');
+  let policy: SandboxPolicy | undefined;
+  if (loaded) {
+    if (loaded.files.length === 0) lines.push(`config: no config files (defaults); user config would be ${userConfig}`);
+    for (const file of loaded.files) lines.push(`config: ${file} (valid)`);
+    for (const warning of loaded.warnings) lines.push(`  warning: ${warning}`);
+    describeModel(loaded, env, lines, problem);
+    const approval = loaded.config.approval_policy;
+    lines.push(`approval policy: ${typeof approval === 'string' ? approval : 'granular'} (interactive sessions; rig exec never asks)`);
+    try {
+      const safety = sessionSafety(loaded, env);
+      policy = safety.sandbox;
+      const names = Object.keys(safety.commandEnv).filter((name) => name !== THREAD_ID_VAR).sort();
+      lines.push(`command environment: ${names.length} variables from yours, plus ${THREAD_ID_VAR}: ${names.join(' ') || '(none)'}`);
+      if (safety.withheld.length > 0) lines.push(`  withheld (provider keys): ${safety.withheld.join(' ')}`);
+    } catch (error) {
+      if (!(error instanceof SafetySetupError)) throw error;
+      problem(error.message);
+    }
+  }
+  const sandbox = sandboxDoctorReport({
+    ...(input.platform ? { platform: input.platform } : {}),
+    ...(input.diagnosis ? { diagnosis: input.diagnosis } : {}),
+    ...(policy ? { policy } : {}),
+  });
+  if (sandbox.includes('UNAVAILABLE')) problems++;
+  lines.push(sandbox);
+  return { lines, problems };
+}
+
+function describeModel(loaded: LoadedConfig, env: NodeJS.ProcessEnv, lines: string[], problem: (text: string) => void): void {
+  const config = loaded.config;
+  let provider: ProviderInfo;
+  try {
+    provider = resolveProvider(config.model_provider, config.model_providers as Record<string, Partial<ProviderInfo>>, env);
+  } catch (error) {
+    problem(`provider: ${(error as Error).message}`);
+    return;
+  }
+  const key = provider.env_key;
+  const keyState = key === undefined ? 'no API key needed' : env[key]?.trim() ? `${key} is set` : `${key} is NOT set`;
+  lines.push(`provider: ${provider.id} (${provider.name}) at ${provider.base_url}, wire ${provider.wire_api}; ${keyState}`);
+  if (key !== undefined && !env[key]?.trim()) problem(`export ${key} to use ${provider.id}, or choose another provider with --provider`);
+  const model = config.model ?? provider.default_model;
+  if (model === undefined) {
+    problem(`no model set for provider '${provider.id}': pass -m MODEL or set model = "..." in config.toml`);
+    return;
+  }
+  lines.push(`model: ${model}`);
+  const choice = chooseHarness({
+    provider: provider.id,
+    providerName: provider.name,
+    baseUrl: provider.base_url,
+    model,
+    wire: provider.wire_api,
+    ...((config.harness ?? provider.harness) ? { configured: config.harness ?? provider.harness } : {}),
+  });
+  lines.push(`harness: ${choice.id} (${choice.reason})`);
+}

@@ -1,0 +1,481 @@
+// The engine: one thread manager under every front end. It owns RIG_HOME, the thread index, the
+// model clients, and every loaded thread; front ends start, resume and fork threads here, then
+// drive each through its ThreadHandle and read one event stream (per thread, or engine-wide).
+import { basename, resolve as resolvePath } from 'node:path';
+import type { ConversationItem, EventEnvelope } from '../protocol/index.js';
+import { isProjectTrusted, loadConfig, resolveRigHome, type RigConfig } from '../config/index.js';
+import type { ModelClient } from '../model/types.js';
+import { createModelClient, type ProviderInfo } from '../model/index.js';
+import { buildEnvironmentContext, buildInitialContextMessage, discoverProjectDocs } from '../context/index.js';
+import { detectUserShell } from '../exec/shell.js';
+import {
+  RolloutRecorder,
+  RolloutWriter,
+  forkRollout,
+  newThreadId,
+  readGitInfo,
+  reconstructThread,
+  secretValuesFromEnv,
+  type RolloutRecord,
+  type ListThreadsOptions,
+  type ThreadRow,
+} from '../store/index.js';
+import { EventHub, type EnvelopeListener } from './event-hub.js';
+import { Thread } from './thread.js';
+import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
+import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadOverrides, type ThreadSettings } from './thread-settings.js';
+import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
+import { loadExecPolicy, providerKeyVars } from './safety.js';
+import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
+import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type ResumedThread } from './session-resume.js';
+import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
+import { rigVersion } from './version.js';
+
+export type { ResumeTarget } from './session-resume.js';
+
+export interface EngineOptions {
+  /** rig's environment: config paths, provider keys, the base of every command's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** RIG_HOME; default: $RIG_HOME, else ~/.rig. */
+  home?: string;
+  /** What the rollouts record as the thread's source: exec, cli, app-server, acp, ... */
+  source?: string;
+  /**
+   * Tests and tools: the model client for a thread instead of the provider's (no network). Called
+   * once per provider per thread build.
+   */
+  modelClient?: (provider: ProviderInfo, settings: ThreadSettings) => ModelClient | Promise<ModelClient>;
+}
+
+/** How a thread is started (resume and fork take the same fields; overrides beat what was recorded). */
+export interface ThreadStartRequest {
+  /** The directory relative paths are resolved against (a CLI's process cwd). */
+  cwd: string;
+  /** -C: the thread's working directory, relative to `cwd`. */
+  cd?: string;
+  /** --profile NAME */
+  profile?: string;
+  /** `-c key=value` overrides, in order. */
+  config?: string[];
+  ignoreUserConfig?: boolean;
+  strictConfig?: boolean;
+  /** Extra writable roots (relative to `cwd`). */
+  addDirs?: string[];
+  overrides?: ThreadOverrides;
+  /** Write no rollout. */
+  ephemeral?: boolean;
+  /** Skip exec-policy .rules files. */
+  ignoreRules?: boolean;
+  /** Refuse outside a git repository or trusted project (`rig exec` without --skip-git-repo-check). */
+  requireTrustedDirectory?: boolean;
+  /**
+   * False when nobody answers approval requests (`rig exec`, a headless client): what would need a
+   * person is declined with a message naming the policy. Default true.
+   */
+  canAskApproval?: boolean;
+  /** Recorded as the rollout's originator. */
+  originator?: string;
+}
+
+export interface ForkRequest extends ThreadStartRequest {
+  /** Keep the source's history through this turn (inclusive); default: all of it. */
+  atTurn?: string;
+}
+
+export interface ThreadRead {
+  id: string;
+  rolloutPath?: string;
+  /** Settings as recorded by the newest turn (or the meta line). */
+  cwd?: string;
+  model?: string;
+  modelProvider?: string;
+  harness?: string;
+  forkedFrom?: string;
+  warnings: string[];
+  turns?: HistoryTurn[];
+}
+
+export type { HistoryTurn } from './history-view.js';
+export type ThreadSummary = ThreadRow;
+
+export class Engine {
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  private readonly hub = new EventHub();
+  private readonly threads = new Map<string, ThreadHandle>();
+  private readonly clients = new Map<string, Promise<ModelClient>>();
+
+  constructor(private readonly options: EngineOptions = {}) {
+    this.env = options.env ?? process.env;
+    this.home = options.home ?? resolveRigHome(this.env);
+  }
+
+  /** Every loaded thread's events, in emission order per thread. */
+  subscribe(listener: EnvelopeListener): () => void {
+    return this.hub.subscribe(listener);
+  }
+
+  /** A loaded thread, if this engine holds it. */
+  thread(id: string): ThreadHandle | undefined {
+    return this.threads.get(id);
+  }
+
+  get loadedThreads(): ThreadHandle[] {
+    return [...this.threads.values()];
+  }
+
+  startThread(request: ThreadStartRequest): Promise<ThreadHandle> {
+    return this.load(request, undefined);
+  }
+
+  /** Reload a stored thread (by id or prefix, or the latest); a thread already loaded here is returned as is. */
+  async resumeThread(target: ResumeTarget | string, request: ThreadStartRequest): Promise<ThreadHandle> {
+    const locator = typeof target === 'string' ? { id: target } : target;
+    if (locator.id && this.threads.has(locator.id)) return this.threads.get(locator.id)!;
+    const located = locateRollout(this.home, locator, this.baseDir(request));
+    const loaded = this.threads.get(located.threadId);
+    if (loaded) return loaded;
+    return this.load(request, { kind: 'resume', resumed: loadRollout(located.path, located.threadId) });
+  }
+
+  /** A new thread seeded with a copy of another's history (through `atTurn`, inclusive). */
+  async forkThread(target: ResumeTarget | string, request: ForkRequest): Promise<ThreadHandle> {
+    const locator = typeof target === 'string' ? { id: target } : target;
+    const located = locateRollout(this.home, locator, this.baseDir(request));
+    return this.load(request, { kind: 'fork', resumed: loadRollout(located.path, located.threadId), ...(request.atTurn ? { atTurn: request.atTurn } : {}) });
+  }
+
+  /** Stored threads, newest first, from the SQLite index (which repairs itself from the rollouts). */
+  async listThreads(filter: ListThreadsOptions = {}): Promise<ThreadSummary[]> {
+    const { openThreadCatalog } = await import('./catalog.js');
+    const catalog = await openThreadCatalog(this.home);
+    try {
+      return catalog.listThreads(filter);
+    } finally {
+      catalog.close();
+    }
+  }
+
+  /** A stored (or loaded) thread's recorded settings and, with `includeTurns`, its turns as display items. */
+  readThread(id: string, options: { includeTurns?: boolean } = {}): ThreadRead {
+    const loaded = this.threads.get(id);
+    if (loaded && !loaded.info.rolloutPath) {
+      const settings = loaded.settings;
+      return {
+        id,
+        cwd: settings.cwd,
+        model: settings.model,
+        modelProvider: settings.model_provider,
+        harness: settings.harness,
+        warnings: [],
+        ...(options.includeTurns ? { turns: projectConversation(loaded.history) } : {}),
+      };
+    }
+    const located = loaded?.info.rolloutPath ? { path: loaded.info.rolloutPath, threadId: id } : locateRollout(this.home, { id }, this.home);
+    const resumed = loadRollout(located.path, located.threadId);
+    const context = resumed.turnContext;
+    const meta = resumed.meta;
+    const cwd = context?.cwd ?? meta?.cwd;
+    const model = context?.model ?? meta?.model;
+    const provider = context?.model_provider ?? meta?.model_provider;
+    const harness = context?.harness ?? meta?.harness;
+    return {
+      id: located.threadId,
+      rolloutPath: located.path,
+      ...(cwd ? { cwd } : {}),
+      ...(model ? { model } : {}),
+      ...(provider ? { modelProvider: provider } : {}),
+      ...(harness ? { harness } : {}),
+      ...(meta?.forked_from_id ? { forkedFrom: meta.forked_from_id } : {}),
+      warnings: resumed.warnings,
+      ...(options.includeTurns ? { turns: projectRollout(resumed.records) } : {}),
+    };
+  }
+
+  /** Hide a thread from listings (its rollout moves to archived_sessions/); a loaded one is closed first. */
+  async archiveThread(id: string): Promise<ThreadSummary> {
+    return this.withCatalog(id, (catalog, row) => catalog.setArchived(row.id, true));
+  }
+
+  async unarchiveThread(id: string): Promise<ThreadSummary> {
+    return this.withCatalog(id, (catalog, row) => catalog.setArchived(row.id, false));
+  }
+
+  /** Delete a thread's rollout for good. */
+  async deleteThread(id: string): Promise<ThreadSummary> {
+    return this.withCatalog(id, (catalog, row) => {
+      catalog.deleteThread(row.id);
+      return row;
+    });
+  }
+
+  /** Close every loaded thread (their processes die with them). */
+  async close(): Promise<void> {
+    await Promise.all([...this.threads.values()].map((thread) => thread.close()));
+  }
+
+  private async withCatalog(id: string, body: (catalog: import('../store/index.js').ThreadIndex, row: ThreadRow) => ThreadRow): Promise<ThreadRow> {
+    const { openThreadCatalog } = await import('./catalog.js');
+    const catalog = await openThreadCatalog(this.home);
+    try {
+      const row = catalog.findThread(id);
+      if (!row) throw new Error(`no thread with id ${id} under ${this.home}; see \`rig sessions list --all\` (add --archived for archived ones)`);
+      await this.threads.get(row.id)?.close();
+      return body(catalog, row);
+    } finally {
+      catalog.close();
+    }
+  }
+
+  private baseDir(request: ThreadStartRequest): string {
+    return request.cd ? resolvePath(request.cwd, request.cd) : resolvePath(request.cwd);
+  }
+
+  private client(provider: ProviderInfo, settings: ThreadSettings): Promise<ModelClient> {
+    if (this.options.modelClient) return Promise.resolve(this.options.modelClient(provider, settings));
+    if (provider.id === REPLAY_PROVIDER_ID) {
+      const file = settings.replayFile;
+      if (!file) return Promise.reject(new Error('the replay provider needs a recording: pass --replay FILE or set replay_file in config.toml'));
+      // Each thread replays its recording from the start.
+      return import('../model/replay.js').then(({ ReplayClient }) => new ReplayClient(file));
+    }
+    const key = `${provider.id}\u0000${provider.base_url}\u0000${provider.wire_api}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      client = createModelClient(provider, { env: this.env });
+      client.catch(() => this.clients.delete(key));
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  private async load(
+    request: ThreadStartRequest,
+    source: { kind: 'resume' | 'fork'; resumed: ResumedThread; atTurn?: string } | undefined,
+  ): Promise<ThreadHandle> {
+    const env = this.env;
+    const resumed = source?.resumed;
+    const recorded: RecordedSettings = recordedSettings(resumed);
+    // A resumed thread keeps its directory unless the request names another; config is read there.
+    const baseCwd = request.cd === undefined && recorded.cwd ? recorded.cwd : request.cwd;
+    const overrides = request.overrides ?? {};
+    const loaded = loadConfig({
+      home: this.home,
+      cwd: baseCwd,
+      ...(request.profile ? { profile: request.profile } : {}),
+      overrides: request.config ?? [],
+      flags: {
+        ...(overrides.model ? { model: overrides.model } : {}),
+        ...(overrides.replayFile ? { provider: REPLAY_PROVIDER_ID } : overrides.provider ? { provider: overrides.provider } : {}),
+        ...(request.cd ? { cwd: request.cd } : {}),
+        ...(overrides.sandbox ? { sandbox: overrides.sandbox } : {}),
+        ...(overrides.approvalPolicy ? { approval: overrides.approvalPolicy } : {}),
+        ...(overrides.harness ? { harness: overrides.harness } : {}),
+        ...(request.addDirs?.length ? { addDirs: request.addDirs } : {}),
+      },
+      env,
+      ...(request.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
+      ...(request.strictConfig ? { strict: true } : {}),
+    });
+    const config = loaded.config;
+    const cwd = loaded.cwd;
+    const warnings = [...loaded.warnings];
+    if (request.requireTrustedDirectory && !overrides.yolo && !findGitRoot(cwd) && !isProjectTrusted(config, cwd)) {
+      throw new Error(NOT_TRUSTED_MESSAGE);
+    }
+    if (overrides.yolo) warnings.push('running with --dangerously-bypass-approvals-and-sandbox: commands run WITHOUT a sandbox and WITHOUT asking');
+    if (resumed) warnings.push(...resumed.warnings);
+
+    const settings = resolveThreadSettings(config, cwd, overrides, recorded);
+    const threadId = source?.kind === 'resume' ? resumed!.threadId : newThreadId();
+    if (this.threads.has(threadId)) return this.threads.get(threadId)!;
+    const execPolicy = await loadExecPolicy({ config, cwd, home: this.home, env, ignoreRules: Boolean(request.ignoreRules) });
+    const resources = new ThreadResources(threadId, execPolicy);
+    const rebuild = (next: ThreadSettings) => buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s) }, next);
+    let built: BuiltRuntime;
+    try {
+      built = await rebuild(settings);
+    } catch (error) {
+      await resources.close();
+      throw error;
+    }
+    warnings.push(...built.safety.sandbox.warnings);
+
+    const secrets = [
+      ...secretValuesFromEnv(env, config.shell_environment_policy.exclude),
+      ...providerKeyVars(config).map((name) => env[name]).filter((value): value is string => Boolean(value)),
+    ];
+    let recorder: RolloutRecorder | undefined;
+    let history: ConversationItem[] | undefined;
+    let firstTurn = 0;
+    try {
+      if (source?.kind === 'fork') {
+        const kept = recordsThrough(resumed!.records, source.atTurn, resumed!.path);
+        history = reconstructThread(kept).history;
+        firstTurn = nextTurnNumber(kept);
+        // An ephemeral fork (e.g. printing what a fork would copy) must not create a thread on disk.
+        if (!request.ephemeral) {
+          const forked = forkRollout({
+            home: this.home,
+            sourcePath: resumed!.path,
+            threadId,
+            cliVersion: rigVersion(),
+            secrets,
+            ...(source.atTurn ? { lastTurnId: source.atTurn } : {}),
+          });
+          recorder = new RolloutRecorder(forked.writer);
+        }
+      } else if (resumed) {
+        history = resumed.history;
+        firstTurn = resumed.nextTurn;
+        if (!request.ephemeral) recorder = new RolloutRecorder(RolloutWriter.open({ path: resumed.path, secrets }));
+      } else if (!request.ephemeral) {
+        recorder = new RolloutRecorder(
+          RolloutWriter.create({
+            home: this.home,
+            threadId,
+            secrets,
+            meta: {
+              cwd,
+              originator: request.originator ?? env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE'] ?? 'rig',
+              cli_version: rigVersion(),
+              source: this.options.source ?? 'cli',
+              model: built.model,
+              model_provider: built.provider.id,
+              harness: built.harness.profile.id,
+              ...gitMeta(cwd),
+            },
+          }),
+        );
+      }
+    } catch (error) {
+      await resources.close();
+      throw error;
+    }
+
+    const thread = new Thread({
+      id: threadId,
+      cwd,
+      runtime: built.runtime,
+      ...(history ? { history: closeDanglingCalls(history) } : {}),
+      initialContext: resumed ? [] : initialContext(config, cwd, this.home, env, built),
+      ...(recorder ? { recorder } : {}),
+      firstTurn,
+      canAskApproval: request.canAskApproval ?? true,
+    });
+    if (source?.kind === 'resume' && resumed?.totalUsage) thread.usage = resumed.totalUsage;
+
+    const info: ThreadInfo = {
+      id: threadId,
+      ...(source?.kind === 'fork' ? { forkedFrom: resumed!.threadId } : {}),
+      ...(recorder ? { rolloutPath: recorder.path } : resumed && source?.kind === 'resume' ? { rolloutPath: resumed.path } : {}),
+      warnings,
+      wire: built.runtime.client.wire,
+    };
+    const handle = new ThreadHandle({
+      thread,
+      info,
+      config,
+      overrides,
+      recorded,
+      settings,
+      built,
+      resources,
+      rebuild,
+      closeRecorder: () => recorder?.close(),
+      onClosed: () => {
+        if (this.threads.get(threadId) === handle) this.threads.delete(threadId);
+        unforward();
+      },
+    });
+    this.threads.set(threadId, handle);
+    const unforward = thread.subscribe((envelope: EventEnvelope) => this.hub.emit(envelope));
+    handle.emitThreadEvent(source?.kind === 'resume' ? { type: 'thread.resumed', thread_id: threadId } : { type: 'thread.started', thread_id: threadId });
+    for (const warning of warnings) {
+      handle.emitThreadEvent({ type: 'item.completed', item: { id: handle.newItemId(), type: 'error', message: warning } });
+    }
+    return handle;
+  }
+}
+
+/** The records of a thread through turn `atTurn` (inclusive); all of them without a turn. */
+function recordsThrough(records: RolloutRecord[], atTurn: string | undefined, file: string): RolloutRecord[] {
+  if (atTurn === undefined) return records;
+  const start = records.findIndex((r) => r.type === 'turn_context' && r.payload.turn_id === atTurn);
+  if (start < 0) throw new Error(`turn ${atTurn} is not in ${file}; cannot fork there (see the turn ids with readThread)`);
+  const next = records.findIndex((r, i) => i > start && r.type === 'turn_context');
+  return next < 0 ? records : records.slice(0, next);
+}
+
+function recordedSettings(resumed: ResumedThread | undefined): RecordedSettings {
+  if (!resumed) return {};
+  const context = resumed.turnContext;
+  const meta = resumed.meta;
+  const cwd = context?.cwd ?? meta?.cwd;
+  const model = context?.model ?? meta?.model;
+  const provider = context?.model_provider ?? meta?.model_provider;
+  const harness = context?.harness ?? meta?.harness;
+  return { ...(cwd ? { cwd } : {}), ...(model ? { model } : {}), ...(provider ? { provider } : {}), ...(harness ? { harness } : {}) };
+}
+
+/** The opening context of a new thread: developer instructions, AGENTS.md, the environment block. */
+function initialContext(config: RigConfig, cwd: string, home: string, env: NodeJS.ProcessEnv, built: BuiltRuntime): ConversationItem[] {
+  const items: ConversationItem[] = [];
+  if (config.developer_instructions) items.push({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: config.developer_instructions }] });
+  const docs = discoverProjectDocs({
+    cwd,
+    home,
+    markers: config.project_root_markers,
+    fallbackFilenames: config.project_doc_fallback_filenames,
+    maxBytes: config.project_doc_max_bytes,
+    ...(config.instructions ? { userInstructions: config.instructions } : {}),
+  });
+  const { safety } = built;
+  const environmentContext = config.include_environment_context === false
+    ? undefined
+    : buildEnvironmentContext({
+        cwd,
+        shell: basename(detectUserShell(env).path),
+        sandboxMode: safety.sandbox.mode,
+        approvalPolicy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
+        networkAccess: safety.sandbox.networkAccess,
+        now: new Date(),
+      });
+  const message = buildInitialContextMessage({ cwd, instructions: docs.text, ...(environmentContext ? { environmentContext } : {}) });
+  if (message) items.push(message);
+  return items;
+}
+
+/**
+ * A process killed between a tool call and its output leaves a call with no result, which every
+ * wire rejects. Give such calls an output saying what happened.
+ */
+export function closeDanglingCalls(history: ConversationItem[]): ConversationItem[] {
+  const answered = new Set(
+    history.flatMap((item) => (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? [item.call_id] : [])),
+  );
+  const output = 'aborted: the session ended before this call returned; check the state before relying on it';
+  const out: ConversationItem[] = [];
+  let pending: ConversationItem[] = [];
+  // Outputs go after the step's calls and outputs, before the next message, as wires expect.
+  const flush = () => {
+    out.push(...pending);
+    pending = [];
+  };
+  for (const item of history) {
+    if (item.type === 'message') flush();
+    out.push(item);
+    if (item.type === 'function_call' && !answered.has(item.call_id)) {
+      pending.push({ type: 'function_call_output', call_id: item.call_id, output, is_error: true });
+    } else if (item.type === 'custom_tool_call' && !answered.has(item.call_id)) {
+      pending.push({ type: 'custom_tool_call_output', call_id: item.call_id, output, is_error: true });
+    }
+  }
+  flush();
+  return out;
+}
+
+function gitMeta(cwd: string): { git?: ReturnType<typeof readGitInfo> } {
+  const git = readGitInfo(cwd);
+  return git ? { git } : {};
+}

@@ -1,0 +1,94 @@
+// One source for a thread's safety settings: the sandbox policy, the approval policy, and the
+// environment model-run commands get. Sessions, `rig sandbox` and `rig doctor` all call
+// safetyFromConfig, so what those commands show is exactly what a session passes.
+import { join } from 'node:path';
+import type { RigConfig } from '../config/index.js';
+import { findProjectRoot, isProjectTrusted } from '../config/index.js';
+import { buildCommandEnv } from '../exec/env-policy.js';
+import { resolveSandboxPolicy, type SandboxPolicy } from '../exec/sandbox/index.js';
+import { BUILTIN_PROVIDERS } from '../model/index.js';
+import { ExecPolicy, discoverRulesFiles, loadRulesFiles, type ApprovalPolicyConfig } from '../policy/index.js';
+import type { SandboxModeName } from '../protocol/index.js';
+
+/** The variable that names the thread in every command it runs; its processes are found by it. */
+export const THREAD_ID_VAR = 'RIG_THREAD_ID';
+
+export interface SafetyInputs {
+  config: RigConfig;
+  /** The thread's working directory (absolute). */
+  cwd: string;
+  /** rig's own environment. */
+  env: NodeJS.ProcessEnv;
+  sandboxMode: SandboxModeName;
+  approvalPolicy: ApprovalPolicyConfig;
+  yolo: boolean;
+  threadId: string;
+}
+
+export interface SafetySettings {
+  sandbox: SandboxPolicy;
+  approvalPolicy: ApprovalPolicyConfig;
+  yolo: boolean;
+  /** The complete environment of a model-run command (before the sandbox adds its markers). */
+  commandEnv: Record<string, string>;
+  /** Variables of rig's environment kept from commands because they hold provider keys. */
+  withheld: string[];
+}
+
+/** Env var names holding provider keys, built-in and configured: commands never see them unless named explicitly. */
+export function providerKeyVars(config: RigConfig): string[] {
+  const names = [...Object.values(BUILTIN_PROVIDERS), ...Object.values(config.model_providers)]
+    .map((entry) => entry.env_key)
+    .filter((name): name is string => typeof name === 'string');
+  return [...new Set(names)];
+}
+
+/** Throws SandboxPolicyError when the mode or the working directory is unusable. */
+export function safetyFromConfig(inputs: SafetyInputs): SafetySettings {
+  const { config, env } = inputs;
+  const settings = config.sandbox_workspace_write;
+  const sandbox = resolveSandboxPolicy({
+    mode: inputs.yolo ? 'danger-full-access' : inputs.sandboxMode,
+    cwd: inputs.cwd,
+    writableRoots: settings.writable_roots,
+    networkAccess: settings.network_access,
+    excludeTmpdirEnvVar: settings.exclude_tmpdir_env_var,
+    excludeSlashTmp: settings.exclude_slash_tmp,
+    env,
+  });
+  const policy = config.shell_environment_policy;
+  const keyVars = providerKeyVars(config);
+  const commandEnv: Record<string, string> = {
+    ...buildCommandEnv(
+      env,
+      {
+        inherit: policy.inherit,
+        ignoreDefaultExcludes: policy.ignore_default_excludes,
+        exclude: policy.exclude,
+        includeOnly: policy.include_only,
+        set: policy.set,
+      },
+      keyVars,
+    ),
+    [THREAD_ID_VAR]: inputs.threadId,
+  };
+  const withheld = keyVars.filter((name) => env[name] !== undefined && commandEnv[name] === undefined);
+  return { sandbox, approvalPolicy: inputs.yolo ? 'never' : inputs.approvalPolicy, yolo: inputs.yolo, commandEnv, withheld };
+}
+
+/** Project `.rig/` directories whose rules apply: only trusted projects'. */
+function trustedProjectConfigDirs(config: RigConfig, cwd: string): string[] {
+  if (!isProjectTrusted(config, cwd)) return [];
+  const root = findProjectRoot(cwd, config.project_root_markers) ?? cwd;
+  return [join(root, '.rig')];
+}
+
+/** The exec-policy rules a thread in `cwd` obeys ($RIG_HOME/rules, trusted projects' .rig/rules). */
+export async function loadExecPolicy(options: { config: RigConfig; cwd: string; home: string; env: NodeJS.ProcessEnv; ignoreRules: boolean }): Promise<ExecPolicy> {
+  const files = await discoverRulesFiles({
+    rigHome: options.home,
+    trustedProjectConfigDirs: trustedProjectConfigDirs(options.config, options.cwd),
+    ignoreRules: options.ignoreRules,
+  });
+  return files.length > 0 ? loadRulesFiles(files, { homeDir: options.env['HOME'] ?? '' }) : ExecPolicy.empty();
+}

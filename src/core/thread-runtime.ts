@@ -1,0 +1,149 @@
+// Builds what a thread samples and acts with from its config and settings: the provider's model
+// client, the harness (prompt, tools, request shaping), the safety settings and orchestrator, and
+// compaction. Rebuilt whenever settings change; what the thread owns across rebuilds (processes,
+// sessions, approvals given for the session, its exec-policy rules) lives in ThreadResources.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { RigConfig } from '../config/index.js';
+import type { ModelClient } from '../model/types.js';
+import { resolveProvider, type ProviderInfo } from '../model/index.js';
+import { autoCompactLimit } from '../context/index.js';
+import { detectUserShell } from '../exec/shell.js';
+import { ProcessScope } from '../exec/process-groups.js';
+import { UnifiedExecManager } from '../exec/unified-exec.js';
+import { ApprovalCache, type ExecPolicy } from '../policy/index.js';
+import { createOrchestrator } from '../tools/orchestrator/index.js';
+import type { ThreadRuntime } from './thread.js';
+import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
+import { safetyFromConfig, THREAD_ID_VAR, type SafetySettings } from './safety.js';
+import { setupHarness, type HarnessSetup } from './session-harness.js';
+import { compactThread, userMessageBudget } from './compaction.js';
+
+export const REPLAY_PROVIDER: ProviderInfo = { id: REPLAY_PROVIDER_ID, name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
+
+/** What a thread owns for as long as it is loaded, whatever its settings. */
+export class ThreadResources {
+  readonly scope: ProcessScope;
+  readonly approvalCache = new ApprovalCache();
+  unifiedExec: UnifiedExecManager | undefined;
+
+  constructor(
+    readonly threadId: string,
+    readonly execPolicy: ExecPolicy,
+  ) {
+    this.scope = new ProcessScope({ name: THREAD_ID_VAR, value: threadId });
+  }
+
+  /** Sessions get the command environment of the first build (it does not depend on settings). */
+  sessions(commandEnv: Record<string, string>, config: RigConfig): UnifiedExecManager {
+    this.unifiedExec ??= new UnifiedExecManager({
+      env: commandEnv,
+      scope: this.scope,
+      ...(config.background_terminal_max_timeout ? { backgroundMaxYieldMs: config.background_terminal_max_timeout } : {}),
+    });
+    return this.unifiedExec;
+  }
+
+  /** Kill every session and process group the thread started, and what escaped them. */
+  async close(): Promise<void> {
+    await this.unifiedExec?.closeAll();
+    await this.scope.close();
+  }
+}
+
+export interface RuntimeContext {
+  config: RigConfig;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  resources: ThreadResources;
+  /** The engine's client for a provider (cached per provider; tests inject their own). */
+  client(provider: ProviderInfo, settings: ThreadSettings): Promise<ModelClient>;
+}
+
+export interface BuiltRuntime {
+  runtime: ThreadRuntime;
+  provider: ProviderInfo;
+  model: string;
+  harness: HarnessSetup;
+  safety: SafetySettings;
+}
+
+export function providerFor(config: RigConfig, settings: ThreadSettings, env: NodeJS.ProcessEnv): ProviderInfo {
+  if (settings.provider === REPLAY_PROVIDER_ID) return REPLAY_PROVIDER;
+  const providers: Record<string, Partial<ProviderInfo>> = { ...(config.model_providers as Record<string, Partial<ProviderInfo>>) };
+  if (config.openai_base_url) providers['openai'] = { ...providers['openai'], base_url: config.openai_base_url };
+  return resolveProvider(settings.provider, providers, env);
+}
+
+export function modelFor(provider: ProviderInfo, settings: ThreadSettings, home: string): string {
+  const model = settings.model ?? provider.default_model ?? (provider.id === REPLAY_PROVIDER_ID ? 'replay' : undefined);
+  if (!model) throw new Error(`no model set for provider '${provider.id}': pass -m MODEL, or set model = "..." in ${home}/config.toml`);
+  return model;
+}
+
+export async function buildRuntime(context: RuntimeContext, settings: ThreadSettings): Promise<BuiltRuntime> {
+  const { config, env, resources } = context;
+  const provider = providerFor(config, settings, env);
+  const model = modelFor(provider, settings, context.home);
+  const client = await context.client(provider, settings);
+  const shell = detectUserShell(env);
+  const harness = setupHarness({
+    config,
+    provider,
+    wire: client.wire,
+    model,
+    cwd: settings.cwd,
+    home: context.home,
+    ...(settings.harness ? { requested: settings.harness } : {}),
+    shellName: basename(shell.path),
+  });
+  const safety = safetyFromConfig({
+    config,
+    cwd: settings.cwd,
+    env,
+    sandboxMode: settings.sandboxMode,
+    approvalPolicy: settings.approvalPolicy,
+    yolo: settings.yolo,
+    threadId: resources.threadId,
+  });
+  const capabilities = createOrchestrator({
+    sandbox: safety.sandbox,
+    approvalPolicy: safety.approvalPolicy,
+    execPolicy: resources.execPolicy,
+    yolo: safety.yolo,
+    commandEnv: safety.commandEnv,
+    unifiedExec: resources.sessions(safety.commandEnv, config),
+    scope: resources.scope,
+    approvalCache: resources.approvalCache,
+  });
+  const compactLimit = autoCompactLimit(model, config);
+  const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
+  const runtime: ThreadRuntime = {
+    model,
+    client: harness.wrapClient(client),
+    tools: harness.tools,
+    advertisedTools: harness.advertised,
+    instructions: config.model_instructions_file ? readFileSync(config.model_instructions_file, 'utf8') : '',
+    capabilities,
+    requestDefaults: {
+      ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
+      ...(settings.reasoningSummary ? { reasoningSummary: settings.reasoningSummary } : {}),
+      ...(settings.verbosity ? { verbosity: settings.verbosity } : {}),
+    },
+    shapeRequest: harness.shape,
+    turnContext: {
+      model_provider: provider.id,
+      approval_policy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
+      sandbox_mode: safety.sandbox.mode,
+      harness: harness.profile.id,
+    },
+    ...(settings.maxTurnSteps !== undefined ? { maxTurnSteps: settings.maxTurnSteps } : {}),
+    autoCompact: {
+      limit: compactLimit,
+      compact: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
+    },
+    onContextOverflow: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
+    compact: (target) => compactThread(target, compaction),
+  };
+  return { runtime, provider, model, harness, safety };
+}

@@ -1,0 +1,241 @@
+// The command runtime: any harness's shell tool, one-shot (runProcess) or a unified-exec session
+// the model keeps polling. It owns the command_execution item: started once, completed once per
+// attempt (an unsandboxed rerun is an item of its own).
+import { performance } from 'node:perf_hooks';
+import type { CommandExecutionItem } from '../../protocol/index.js';
+import { runProcess } from '../../exec/spawn.js';
+import { buildShellArgv, detectUserShell, shellFromPath } from '../../exec/shell.js';
+import { UnifiedExecError, type UnifiedExecResult } from '../../exec/unified-exec.js';
+import type { ArgvWrapper } from '../../exec/live-process.js';
+import { bwrapDiagnosis, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
+import { assessExecCommandLazily, decideExecApproval, shlexJoin, type ApprovalAction } from '../../policy/index.js';
+import type { ExecOutcome, ExecRequest, TurnServices } from '../spec.js';
+import type { OrchestratorOptions } from './options.js';
+import { orchestrate, type ApprovalQuestion, type AskContext, type Attempt, type Runtime } from './pipeline.js';
+
+export const USER_DECLINED_EXEC = 'exec command rejected by user';
+
+const HOW_TO_ALLOW_COMMAND =
+  'To allow it: run it in an interactive session (`rig resume <thread id>`), where you are asked; ' +
+  'or allow the command with an exec-policy rule (prefix_rule(pattern = [...], decision = "allow") in $RIG_HOME/rules/default.rules).';
+
+class CommandRuntime implements Runtime<ExecOutcome> {
+  readonly retryTool = 'shell' as const;
+  private readonly argv: string[];
+  private readonly item: CommandExecutionItem;
+  private attempts = 0;
+
+  constructor(
+    private readonly request: ExecRequest,
+    private readonly options: OrchestratorOptions,
+    private readonly services: TurnServices,
+  ) {
+    this.argv = policyArgv(request, options);
+    this.item = {
+      id: services.newItemId(),
+      type: 'command_execution',
+      command: request.displayCommand ?? request.command,
+      aggregated_output: '',
+      exit_code: null,
+      status: 'in_progress',
+    };
+    services.emit({ type: 'item.started', item: { ...this.item } });
+  }
+
+  describe(): string {
+    return `the command \`${shlexJoin(this.argv)}\``;
+  }
+
+  private sandboxAvailable(): boolean {
+    const mode = this.options.sandbox.mode;
+    if (mode === 'danger-full-access' || this.options.yolo) return true;
+    const backend = defaultBackend(this.options.platform);
+    if (backend === 'bwrap') return (this.options.wrapOptions?.diagnosis ?? bwrapDiagnosis)().ok;
+    return backend === 'seatbelt';
+  }
+
+  async decide(): Promise<ApprovalAction> {
+    const { options, request } = this;
+    const assessment = await assessExecCommandLazily(options.execPolicy, this.argv, {
+      policy: options.approvalPolicy,
+      sandboxMode: options.sandbox.mode,
+      escalationRequested: request.escalation !== undefined,
+      ...(request.escalation?.prefixRule ? { prefixRule: request.escalation.prefixRule } : {}),
+    });
+    const action = decideExecApproval({
+      requirement: assessment.requirement,
+      policy: options.approvalPolicy,
+      sandboxMode: options.sandbox.mode,
+      escalationRequested: request.escalation !== undefined,
+      sandboxAvailable: this.sandboxAvailable(),
+      yolo: options.yolo,
+      approvedForSession: options.approvalCache.isCommandApproved(this.argv),
+    });
+    // The model's own justification for asking to leave the sandbox is what a person reads.
+    if (action.action === 'ask' && action.reason === undefined && request.escalation?.justification) {
+      return { ...action, reason: request.escalation.justification };
+    }
+    return action;
+  }
+
+  async question(context: AskContext): Promise<ApprovalQuestion> {
+    return {
+      kind: 'exec',
+      item_id: this.item.id,
+      command: this.argv,
+      command_text: shlexJoin(this.argv),
+      cwd: this.request.cwd,
+      sandboxed: context.sandboxed && !this.options.yolo,
+      retry_without_sandbox: context.retry,
+      ...(context.reason ? { reason: context.reason } : {}),
+      ...(context.proposedPrefix ? { proposed_prefix: context.proposedPrefix } : {}),
+    };
+  }
+
+  rememberApproval(): void {
+    // "For the session" means this command: the policy's proposed amendment is a sub-command of a
+    // script (e.g. [touch, x] inside bash -lc) and would never match the argv checked next time.
+    this.options.approvalCache.approveCommandPrefix(this.argv);
+  }
+
+  declined(reason: string, by: 'policy' | 'user'): ExecOutcome {
+    const text = by === 'user' ? USER_DECLINED_EXEC : reason;
+    this.services.emit({ type: 'item.completed', item: { ...this.item, aggregated_output: text, status: 'declined' } });
+    return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: 0, timedOut: false, declined: text };
+  }
+
+  deniedBySandbox(outcome: ExecOutcome): boolean {
+    return outcome.sessionId === undefined && isLikelySandboxDenial(outcome.exitCode, outcome.output);
+  }
+
+  async run(attempt: Attempt): Promise<ExecOutcome> {
+    // The first attempt completes the started item; a rerun is a second command run, a new item.
+    const item = this.attempts++ === 0 ? this.item : { ...this.item, id: this.services.newItemId() };
+    if (item !== this.item) this.services.emit({ type: 'item.started', item: { ...item } });
+    const { options, services, request } = this;
+    // The process layer merges the sandbox's env and runs its cleanup once the process is gone.
+    const wrap: ArgvWrapper | undefined = attempt.sandboxed && !options.yolo
+      ? (command, context) =>
+          wrapCommand(options.sandbox, command, context.cwd, options.platform, undefined, {
+            ...options.wrapOptions,
+            ...(context.tty ? { tty: true } : {}),
+          })
+      : undefined;
+    const onOutput = (chunk: Buffer) =>
+      services.emit({ type: 'item.command_execution.output_delta', item_id: item.id, delta: chunk.toString('utf8') });
+
+    try {
+      if (request.yieldTimeMs !== undefined) return await this.runSession(item, wrap, onOutput);
+      const result = await runProcess({
+        argv: this.argv,
+        cwd: request.cwd,
+        env: options.commandEnv,
+        scope: options.scope,
+        ...(wrap ? { wrap } : {}),
+        ...(request.tty ? { tty: true } : {}),
+        ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+        signal: services.signal,
+        onOutput,
+      });
+      services.emit({
+        type: 'item.completed',
+        item: { ...item, aggregated_output: result.output, exit_code: result.exitCode, status: result.exitCode === 0 ? 'completed' : 'failed' },
+      });
+      return { exitCode: result.exitCode, output: result.output, totalBytes: result.totalBytes, wallTimeMs: result.wallTimeMs, timedOut: result.timedOut };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      services.emit({ type: 'item.completed', item: { ...item, aggregated_output: message, status: 'failed' } });
+      return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: 0, timedOut: false, declined: message };
+    }
+  }
+
+  private async runSession(item: CommandExecutionItem, wrap: ArgvWrapper | undefined, onOutput: (chunk: Buffer) => void): Promise<ExecOutcome> {
+    const { options, services, request } = this;
+    let aggregated = '';
+    let settled = false;
+    const started = performance.now();
+    const finish = (exitCode: number) => {
+      if (settled) return;
+      settled = true;
+      services.emit({
+        type: 'item.completed',
+        item: { ...item, aggregated_output: aggregated, exit_code: exitCode, status: exitCode === 0 ? 'completed' : 'failed' },
+      });
+    };
+    let result: UnifiedExecResult;
+    try {
+      result = await options.unifiedExec.execCommand({
+        cmd: request.command,
+        cwd: request.cwd,
+        ...(request.shell ? { shell: request.shell } : {}),
+        tty: request.tty ?? false,
+        yieldTimeMs: request.yieldTimeMs,
+        ...(wrap ? { wrap } : {}),
+        signal: services.signal,
+        onOutput: (chunk) => {
+          aggregated += chunk.toString('utf8');
+          onOutput(chunk);
+        },
+        onExit: ({ exitCode }) => finish(exitCode),
+      });
+    } catch (error) {
+      const message = error instanceof UnifiedExecError || error instanceof Error ? error.message : String(error);
+      services.emit({ type: 'item.completed', item: { ...item, aggregated_output: message, status: 'failed' } });
+      return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: performance.now() - started, timedOut: false, declined: message };
+    }
+    if (result.sessionId !== undefined && services.signal.aborted) {
+      // An interrupt stops the command the turn was waiting on, not just the wait: it must not run
+      // on and print onto the next prompt. Its item completes from onExit with the signal's code.
+      await options.unifiedExec.closeSession(result.sessionId);
+      return sessionOutcome({ ...result, sessionId: undefined });
+    }
+    if (result.sessionId !== undefined) {
+      services.emit({ type: 'item.updated', item: { ...item, aggregated_output: aggregated } });
+    } else if (result.exitCode !== null) {
+      finish(result.exitCode);
+    }
+    return sessionOutcome(result);
+  }
+}
+
+/** The argv the policy judges: the argv as given, or the shell invocation of the script. */
+function policyArgv(request: ExecRequest, options: OrchestratorOptions): string[] {
+  if (request.argv) return request.argv;
+  const shell = request.shell ? shellFromPath(request.shell) : detectUserShell(options.commandEnv);
+  return buildShellArgv(shell, request.command, false);
+}
+
+export function runCommand(request: ExecRequest, options: OrchestratorOptions, services: TurnServices): Promise<ExecOutcome> {
+  return orchestrate(new CommandRuntime(request, options, services), services, {
+    approvalPolicy: options.approvalPolicy,
+    howToAllow: HOW_TO_ALLOW_COMMAND,
+  });
+}
+
+/** Type into / poll a session; an interrupt during the wait stops that session's command. */
+export async function writeToSession(
+  sessionId: number,
+  chars: string,
+  yieldTimeMs: number,
+  options: OrchestratorOptions,
+  services: TurnServices,
+): Promise<ExecOutcome> {
+  const result = await options.unifiedExec.writeStdin({ sessionId, chars, yieldTimeMs, signal: services.signal });
+  if (result.sessionId !== undefined && services.signal.aborted) {
+    await options.unifiedExec.closeSession(result.sessionId);
+    return sessionOutcome({ ...result, sessionId: undefined });
+  }
+  return sessionOutcome(result);
+}
+
+function sessionOutcome(result: Omit<UnifiedExecResult, 'sessionId'> & { sessionId?: number | undefined }): ExecOutcome {
+  return {
+    exitCode: result.exitCode,
+    output: result.output,
+    totalBytes: result.totalBytes,
+    wallTimeMs: result.wallTimeMs,
+    timedOut: result.timedOut,
+    ...(result.sessionId !== undefined ? { sessionId: result.sessionId } : {}),
+    ...(result.prunedSessionIds.length ? { prunedSessionIds: result.prunedSessionIds } : {}),
+  };
+}

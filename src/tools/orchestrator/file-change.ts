@@ -1,0 +1,145 @@
+// The file change runtime: every in-process write (apply_patch and every harness's edit tools)
+// is one change set with one file_change item. The "sandbox attempt" of a change set is its commit
+// checked against the sandbox's writable roots; without the check it runs with the user's access.
+import { readFileSync } from 'node:fs';
+import { relative, isAbsolute } from 'node:path';
+import type { FileChangeApprovalEntry, FileChangeEntry, FileChangeItem, FileEdit } from '../../protocol/index.js';
+import { commitFileEdits } from '../../patch/commit.js';
+import { canWritePath, explainWriteDenied } from '../../exec/sandbox/index.js';
+import { decidePatchApproval, type ApprovalAction } from '../../policy/index.js';
+import type { FileChangeOutcome, TurnServices } from '../spec.js';
+import type { OrchestratorOptions } from './options.js';
+import { orchestrate, type ApprovalQuestion, type AskContext, type Attempt, type Runtime } from './pipeline.js';
+
+export const USER_DECLINED_PATCH = 'patch rejected by user';
+
+const HOW_TO_ALLOW_CHANGE =
+  'To allow it: make the path writable (-s workspace-write, or --add-dir DIR for a directory outside the workspace), ' +
+  'or make the change in an interactive session (`rig resume <thread id>`), where you are asked.';
+
+function touchedPaths(edits: readonly FileEdit[]): string[] {
+  const paths: string[] = [];
+  for (const edit of edits) {
+    paths.push(edit.path);
+    if (edit.moveTo) paths.push(edit.moveTo);
+  }
+  return paths;
+}
+
+/** What a file held before the change: the content the edit was computed against, else the disk. */
+function before(edit: FileEdit): string {
+  if (edit.kind === 'add') return '';
+  if (edit.expectedContent !== undefined) return edit.expectedContent;
+  try {
+    return readFileSync(edit.path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+class FileChangeRuntime implements Runtime<FileChangeOutcome> {
+  readonly retryTool = 'apply_patch' as const;
+  private readonly paths: string[];
+  private readonly item: FileChangeItem;
+
+  constructor(
+    private readonly edits: FileEdit[],
+    private readonly options: OrchestratorOptions,
+    private readonly services: TurnServices,
+  ) {
+    this.paths = touchedPaths(edits);
+    const changes: FileChangeEntry[] = edits.map((edit) => ({ path: edit.moveTo ?? edit.path, kind: edit.kind }));
+    this.item = { id: services.newItemId(), type: 'file_change', changes, status: 'in_progress' };
+    services.emit({ type: 'item.started', item: this.item });
+  }
+
+  canWrite(absolutePath: string): boolean {
+    return canWriteFor(this.options, absolutePath);
+  }
+
+  private display(absolutePath: string): string {
+    const rel = relative(this.services.cwd, absolutePath);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : absolutePath;
+  }
+
+  describe(): string {
+    return `the change to ${this.paths.map((path) => this.display(path)).join(', ')}`;
+  }
+
+  async decide(): Promise<ApprovalAction> {
+    const { options } = this;
+    const action = decidePatchApproval({
+      policy: options.approvalPolicy,
+      sandboxMode: options.sandbox.mode,
+      allPathsWritable: this.paths.every((path) => this.canWrite(path)),
+      empty: this.edits.length === 0,
+      yolo: options.yolo,
+      approvedForSession: options.approvalCache.arePathsApproved(this.paths),
+    });
+    if (action.action !== 'reject') return action;
+    const denied = this.paths.find((path) => !this.canWrite(path));
+    return denied ? { ...action, reason: `${action.reason} (${explainWriteDenied(denied, options.sandbox)})` } : action;
+  }
+
+  async question(context: AskContext): Promise<ApprovalQuestion> {
+    // jsdiff loads only when a person is about to look at a change.
+    const { createTwoFilesPatch } = await import('diff');
+    const changes: FileChangeApprovalEntry[] = this.edits.map((edit) => {
+      const shown = this.display(edit.path);
+      const after = edit.kind === 'delete' ? '' : edit.content ?? '';
+      const target = edit.moveTo ? this.display(edit.moveTo) : shown;
+      const diff = before(edit) === after
+        ? ''
+        : createTwoFilesPatch(edit.kind === 'add' ? '/dev/null' : shown, edit.kind === 'delete' ? '/dev/null' : target, before(edit), after, undefined, undefined, { context: 3 });
+      return { path: edit.path, kind: edit.kind, ...(edit.moveTo ? { move_to: edit.moveTo } : {}), diff };
+    });
+    return {
+      kind: 'file_change',
+      item_id: this.item.id,
+      paths: this.paths,
+      changes,
+      sandboxed: context.sandboxed && !this.options.yolo,
+      ...(context.reason ? { reason: context.reason } : {}),
+    };
+  }
+
+  rememberApproval(): void {
+    this.options.approvalCache.approvePaths(this.paths);
+  }
+
+  declined(reason: string, by: 'policy' | 'user'): FileChangeOutcome {
+    this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'failed' } });
+    return { ok: false, message: by === 'user' ? USER_DECLINED_PATCH : reason };
+  }
+
+  /** The writable-root check is made before the commit (decide); the commit itself is not retried. */
+  deniedBySandbox(): boolean {
+    return false;
+  }
+
+  async run(attempt: Attempt): Promise<FileChangeOutcome> {
+    try {
+      const { summary } = await commitFileEdits(this.edits, {
+        ...(attempt.sandboxed ? { canWrite: (path: string) => this.canWrite(path) } : {}),
+        displayPath: (path) => this.display(path),
+      });
+      this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'completed' } });
+      return { ok: true, message: summary.text };
+    } catch (error) {
+      this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'failed' } });
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
+
+export function canWriteFor(options: OrchestratorOptions, absolutePath: string): boolean {
+  if (options.yolo) return true;
+  return canWritePath(absolutePath, options.sandbox);
+}
+
+export function applyFileChanges(edits: FileEdit[], options: OrchestratorOptions, services: TurnServices): Promise<FileChangeOutcome> {
+  return orchestrate(new FileChangeRuntime(edits, options, services), services, {
+    approvalPolicy: options.approvalPolicy,
+    howToAllow: HOW_TO_ALLOW_CHANGE,
+  });
+}

@@ -1,0 +1,139 @@
+// The one flow every action a tool takes on the user's machine goes through, whatever it is:
+//
+//   policy -> approval -> attempt (in the sandbox unless the policy said otherwise)
+//          -> on a sandbox denial, an escalated rerun where the policy permits it (asking first)
+//
+// A runtime (a command, a file change set; later an MCP call or a network fetch) says how each
+// step applies to it: what the policy decides, what a person is shown, how an attempt runs and
+// how a sandbox denial looks. Nothing is ever escalated silently, and an action meant for the
+// sandbox never runs without it by accident.
+import type { ApprovalDecision, ApprovalRequest } from '../../protocol/index.js';
+import {
+  approvalPolicyName,
+  decideRetryWithoutSandbox,
+  type ApprovalAction,
+  type ApprovalPolicyConfig,
+  type RetryTool,
+} from '../../policy/index.js';
+import type { TurnServices } from '../spec.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type ApprovalQuestion = DistributiveOmit<ApprovalRequest, 'id'>;
+
+export interface Attempt {
+  sandboxed: boolean;
+  /** This attempt reruns, outside the sandbox, what the sandbox blocked. */
+  retry: boolean;
+}
+
+export interface AskContext {
+  /** Whether approving runs the action inside the sandbox. */
+  sandboxed: boolean;
+  retry: boolean;
+  reason?: string;
+  proposedPrefix?: string[];
+}
+
+export interface Runtime<Outcome> {
+  /** Which retry rules of the policy apply (commands and patches differ). */
+  readonly retryTool: RetryTool;
+  /** Step 1: what the policy says (exec-policy rules, approval policy, sandbox mode). */
+  decide(): Promise<ApprovalAction>;
+  /** The question a person is asked; built only when someone will be asked. */
+  question(context: AskContext): Promise<ApprovalQuestion>;
+  /** "Approve for the session": remember this action so the policy skips asking next time. */
+  rememberApproval(): void;
+  run(attempt: Attempt): Promise<Outcome>;
+  /** Whether a sandboxed attempt failed because the sandbox blocked it. */
+  deniedBySandbox(outcome: Outcome): boolean;
+  /** The outcome of an action that does not run, with the reason the model and the user see. */
+  declined(reason: string, by: 'policy' | 'user'): Outcome;
+  /** How the action is named in messages ("the command `rm -rf build`"). */
+  describe(): string;
+}
+
+export interface PipelineOptions {
+  approvalPolicy: ApprovalPolicyConfig;
+  /** Phrases the user can act on, per runtime kind, for a refusal nobody could overrule. */
+  howToAllow: string;
+}
+
+export const USER_DECLINED = 'rejected by user';
+
+/**
+ * The refusal when the policy wanted a person to decide and the session has nobody to ask (`rig
+ * exec`, a headless client): it names the policy that wanted the question and how to allow it.
+ */
+export function noApproverMessage(subject: string, policy: ApprovalPolicyConfig, howToAllow: string, reason?: string): string {
+  const why = reason ? ` (${reason})` : '';
+  return (
+    `declined without asking: approval policy ${approvalPolicyName(policy)} requires approval for ${subject}${why}, ` +
+    `and this session has no one to ask. ${howToAllow}`
+  );
+}
+
+type Answer = { approved: true; forSession: boolean } | { approved: false; stop: boolean };
+
+function interpret(decision: ApprovalDecision): Answer {
+  switch (decision) {
+    case 'approve':
+      return { approved: true, forSession: false };
+    case 'approve_for_session':
+      return { approved: true, forSession: true };
+    case 'deny':
+      return { approved: false, stop: false };
+    case 'abort':
+      return { approved: false, stop: true };
+  }
+}
+
+export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: TurnServices, options: PipelineOptions): Promise<Outcome> {
+  const ask = async (context: AskContext): Promise<Answer | { noApprover: string }> => {
+    if (!services.canAskApproval) {
+      return { noApprover: noApproverMessage(runtime.describe(), options.approvalPolicy, options.howToAllow, context.reason) };
+    }
+    const answer = interpret(await services.askApproval(await runtime.question(context)));
+    if (answer.approved && answer.forSession) runtime.rememberApproval();
+    return answer;
+  };
+
+  const action = await runtime.decide();
+  let attempt: Attempt;
+  let approvedByUser = false;
+  switch (action.action) {
+    case 'reject':
+      return runtime.declined(action.reason, 'policy');
+    case 'run-sandboxed':
+      attempt = { sandboxed: true, retry: false };
+      break;
+    case 'run-unsandboxed':
+      attempt = { sandboxed: false, retry: false };
+      break;
+    case 'ask': {
+      const sandboxed = action.thenRun === 'sandboxed';
+      const answer = await ask({
+        sandboxed,
+        retry: false,
+        ...(action.reason ? { reason: action.reason } : {}),
+        ...(action.proposedAmendment ? { proposedPrefix: action.proposedAmendment } : {}),
+      });
+      if ('noApprover' in answer) return runtime.declined(answer.noApprover, 'policy');
+      if (!answer.approved) return runtime.declined(USER_DECLINED, 'user');
+      approvedByUser = true;
+      attempt = { sandboxed, retry: false };
+      break;
+    }
+  }
+
+  const outcome = await runtime.run(attempt);
+  if (!attempt.sandboxed || services.signal.aborted || !runtime.deniedBySandbox(outcome)) return outcome;
+
+  const retry = decideRetryWithoutSandbox({ tool: runtime.retryTool, policy: options.approvalPolicy, alreadyApproved: approvedByUser });
+  if (retry.action === 'return-to-model') return outcome;
+  if (retry.action === 'ask') {
+    const answer = await ask({ sandboxed: false, retry: true, reason: retry.reason });
+    // The sandboxed attempt's result stands: the model sees what the sandbox blocked.
+    if ('noApprover' in answer || !answer.approved) return outcome;
+  }
+  return runtime.run({ sandboxed: false, retry: true });
+}
