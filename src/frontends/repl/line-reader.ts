@@ -9,6 +9,8 @@ export interface LineReaderOptions {
   terminal: boolean;
   /** Ctrl-C pressed on the terminal (readline swallows the signal in raw mode). */
   onInterrupt: () => void;
+  /** The input failed (EIO once the terminal is gone); input then counts as ended. */
+  onError?: (error: NodeJS.ErrnoException) => void;
 }
 
 export class LineReader {
@@ -33,13 +35,14 @@ export class LineReader {
         this.queued.push(line);
       }
     });
-    this.rl.on('close', () => {
-      this.ended = true;
-      const resolve = this.waiter;
-      this.waiter = undefined;
-      resolve?.(undefined);
-    });
+    this.rl.on('close', () => this.end());
     this.rl.on('SIGINT', options.onInterrupt);
+    // readline re-emits its input's errors (a read or setRawMode failing with EIO); unhandled, they
+    // would crash rig on the way out.
+    this.rl.on('error', (error: NodeJS.ErrnoException) => {
+      options.onError?.(error);
+      this.end();
+    });
     // Lines are consumed on demand; pausing between reads would lose nothing, but a turn's own
     // output must not be interleaved with a half-typed prompt, so the prompt is shown per read.
   }
@@ -59,6 +62,18 @@ export class LineReader {
   }
 
   close(): void {
-    this.rl.close();
+    try {
+      this.rl.close();
+    } catch {
+      // Restoring the terminal mode fails once the terminal is gone; the reader is closed anyway.
+    }
+    this.end();
+  }
+
+  private end(): void {
+    this.ended = true;
+    const resolve = this.waiter;
+    this.waiter = undefined;
+    resolve?.(undefined);
   }
 }

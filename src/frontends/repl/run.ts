@@ -106,7 +106,7 @@ class TerminalWatch {
   gone = false;
   private onGone: (() => void) | undefined;
   private readonly onHangup = () => this.hangUp();
-  private readonly onStreamError = (error: NodeJS.ErrnoException) => {
+  readonly onStreamError = (error: NodeJS.ErrnoException) => {
     if (error.code === 'EIO' || error.code === 'EPIPE' || error.code === 'ENXIO') this.hangUp();
   };
 
@@ -166,7 +166,7 @@ async function readEvalLoop(thread: ThreadHandle, io: ReplIo, color: boolean, te
       reader.close();
     }
   };
-  const reader = new LineReader({ input: io.stdin, ...(terminal ? { output: io.stdout } : {}), terminal, onInterrupt });
+  const reader = new LineReader({ input: io.stdin, ...(terminal ? { output: io.stdout } : {}), terminal, onInterrupt, onError: terminalWatch.onStreamError });
   // Without a terminal readline does not see Ctrl-C; the process signal does the same job.
   process.on('SIGINT', onInterrupt);
   terminalWatch.whenGone(() => {
