@@ -1,22 +1,18 @@
 // The engine: one thread manager under every front end. It owns RIG_HOME, the thread index, the
 // model clients, and every loaded thread; front ends start, resume and fork threads here, then
 // drive each through its ThreadHandle and read one event stream (per thread, or engine-wide).
-import { basename, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import type { ConversationItem, EventEnvelope } from '../protocol/index.js';
-import { isProjectTrusted, loadConfig, resolveRigHome, type RigConfig } from '../config/index.js';
+import { isProjectTrusted, loadConfig, resolveRigHome } from '../config/index.js';
 import type { ModelClient } from '../model/types.js';
 import { createModelClient, type ProviderInfo } from '../model/index.js';
-import { buildEnvironmentContext, buildInitialContextMessage, discoverProjectDocs } from '../context/index.js';
-import { detectUserShell } from '../exec/shell.js';
 import {
   RolloutRecorder,
   RolloutWriter,
   forkRollout,
   newThreadId,
-  readGitInfo,
   reconstructThread,
   secretValuesFromEnv,
-  type RolloutRecord,
   type ListThreadsOptions,
   type ThreadRow,
 } from '../store/index.js';
@@ -24,6 +20,7 @@ import { EventHub, type EnvelopeListener } from './event-hub.js';
 import { Thread } from './thread.js';
 import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
 import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadOverrides, type ThreadSettings } from './thread-settings.js';
+import { closeDanglingCalls, gitMeta, initialContext, recordedSettings, recordsThrough } from './thread-load.js';
 import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
 import { loadExecPolicy, providerKeyVars } from './safety.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
@@ -32,6 +29,7 @@ import { projectConversation, projectRollout, type HistoryTurn } from './history
 import { rigVersion } from './version.js';
 
 export type { ResumeTarget } from './session-resume.js';
+export { closeDanglingCalls } from './thread-load.js';
 
 export interface EngineOptions {
   /** rig's environment: config paths, provider keys, the base of every command's environment. */
@@ -396,86 +394,4 @@ export class Engine {
     }
     return handle;
   }
-}
-
-/** The records of a thread through turn `atTurn` (inclusive); all of them without a turn. */
-function recordsThrough(records: RolloutRecord[], atTurn: string | undefined, file: string): RolloutRecord[] {
-  if (atTurn === undefined) return records;
-  const start = records.findIndex((r) => r.type === 'turn_context' && r.payload.turn_id === atTurn);
-  if (start < 0) throw new Error(`turn ${atTurn} is not in ${file}; cannot fork there (see the turn ids with readThread)`);
-  const next = records.findIndex((r, i) => i > start && r.type === 'turn_context');
-  return next < 0 ? records : records.slice(0, next);
-}
-
-function recordedSettings(resumed: ResumedThread | undefined): RecordedSettings {
-  if (!resumed) return {};
-  const context = resumed.turnContext;
-  const meta = resumed.meta;
-  const cwd = context?.cwd ?? meta?.cwd;
-  const model = context?.model ?? meta?.model;
-  const provider = context?.model_provider ?? meta?.model_provider;
-  const harness = context?.harness ?? meta?.harness;
-  return { ...(cwd ? { cwd } : {}), ...(model ? { model } : {}), ...(provider ? { provider } : {}), ...(harness ? { harness } : {}) };
-}
-
-/** The opening context of a new thread: developer instructions, AGENTS.md, the environment block. */
-function initialContext(config: RigConfig, cwd: string, home: string, env: NodeJS.ProcessEnv, built: BuiltRuntime): ConversationItem[] {
-  const items: ConversationItem[] = [];
-  if (config.developer_instructions) items.push({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: config.developer_instructions }] });
-  const docs = discoverProjectDocs({
-    cwd,
-    home,
-    markers: config.project_root_markers,
-    fallbackFilenames: config.project_doc_fallback_filenames,
-    maxBytes: config.project_doc_max_bytes,
-    ...(config.instructions ? { userInstructions: config.instructions } : {}),
-  });
-  const { safety } = built;
-  const environmentContext = config.include_environment_context === false
-    ? undefined
-    : buildEnvironmentContext({
-        cwd,
-        shell: basename(detectUserShell(env).path),
-        sandboxMode: safety.sandbox.mode,
-        approvalPolicy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
-        networkAccess: safety.sandbox.networkAccess,
-        now: new Date(),
-      });
-  const message = buildInitialContextMessage({ cwd, instructions: docs.text, ...(environmentContext ? { environmentContext } : {}) });
-  if (message) items.push(message);
-  return items;
-}
-
-/**
- * A process killed between a tool call and its output leaves a call with no result, which every
- * wire rejects. Give such calls an output saying what happened.
- */
-export function closeDanglingCalls(history: ConversationItem[]): ConversationItem[] {
-  const answered = new Set(
-    history.flatMap((item) => (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? [item.call_id] : [])),
-  );
-  const output = 'aborted: the session ended before this call returned; check the state before relying on it';
-  const out: ConversationItem[] = [];
-  let pending: ConversationItem[] = [];
-  // Outputs go after the step's calls and outputs, before the next message, as wires expect.
-  const flush = () => {
-    out.push(...pending);
-    pending = [];
-  };
-  for (const item of history) {
-    if (item.type === 'message') flush();
-    out.push(item);
-    if (item.type === 'function_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'function_call_output', call_id: item.call_id, output, is_error: true });
-    } else if (item.type === 'custom_tool_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'custom_tool_call_output', call_id: item.call_id, output, is_error: true });
-    }
-  }
-  flush();
-  return out;
-}
-
-function gitMeta(cwd: string): { git?: ReturnType<typeof readGitInfo> } {
-  const git = readGitInfo(cwd);
-  return git ? { git } : {};
 }

@@ -87,6 +87,12 @@ async function startSleepingTurn(marker: string, launch: (args: string[]) => Ter
   return { terminal, groups: processGroupsWith(marker) };
 }
 
+/** Close the terminal's master side, as a terminal emulator does when its window closes. */
+function closeTerminal(term: IPty): void {
+  // node-pty's terminal objects have destroy(); its IPty interface does not declare it.
+  (term as IPty & { destroy(): void }).destroy();
+}
+
 function lastRecordOfRollout(): { type: string; payload: { type?: string } } {
   const read = parseRollout(readFileSync(scanRolloutFiles(home).get(threadId)!.path, 'utf8'));
   expect(read.warnings).toEqual([]);
@@ -108,7 +114,7 @@ test('Ctrl-C interrupts the turn and kills bwrap, bash and sleep before the prom
 test('closing the terminal mid-turn (SIGHUP) interrupts, kills the command and exits 129', async () => {
   const marker = `rig-repl-hup-${process.pid}-${Date.now()}`;
   const { terminal, groups } = await startSleepingTurn(marker, (args) => openTerminal(process.execPath, args));
-  terminal.term.destroy();
+  closeTerminal(terminal.term);
   expect(await terminal.exited).toEqual({ exitCode: 129, signal: 0 });
   await waitUntil(() => membersOf(groups).length === 0, 5_000, 'the command to be killed');
   expect(lastRecordOfRollout().payload.type).toBe('turn_aborted');
@@ -122,7 +128,7 @@ test('a terminal that only answers EIO (rig not the session leader) ends the ses
   const { terminal, groups } = await startSleepingTurn(marker, (args) =>
     openTerminal('/bin/sh', ['-c', `trap '' HUP; '${process.execPath}' "$@"; echo $? > '${status}'`, 'sh', ...args]),
   );
-  terminal.term.destroy();
+  closeTerminal(terminal.term);
   await waitUntil(() => {
     try {
       return readFileSync(status, 'utf8').trim() !== '';

@@ -1,0 +1,94 @@
+// What loading a thread needs besides the engine's bookkeeping: the settings a rollout recorded,
+// the records a fork keeps, the opening context of a new thread, and a history repaired for calls a
+// crash left without output.
+import { basename } from 'node:path';
+import type { ConversationItem } from '../protocol/index.js';
+import type { RigConfig } from '../config/index.js';
+import { buildEnvironmentContext, buildInitialContextMessage, discoverProjectDocs } from '../context/index.js';
+import { detectUserShell } from '../exec/shell.js';
+import { readGitInfo, type RolloutRecord } from '../store/index.js';
+import type { RecordedSettings } from './thread-settings.js';
+import type { BuiltRuntime } from './thread-runtime.js';
+import type { ResumedThread } from './session-resume.js';
+
+/** The records of a thread through turn `atTurn` (inclusive); all of them without a turn. */
+export function recordsThrough(records: RolloutRecord[], atTurn: string | undefined, file: string): RolloutRecord[] {
+  if (atTurn === undefined) return records;
+  const start = records.findIndex((r) => r.type === 'turn_context' && r.payload.turn_id === atTurn);
+  if (start < 0) throw new Error(`turn ${atTurn} is not in ${file}; cannot fork there (see the turn ids with readThread)`);
+  const next = records.findIndex((r, i) => i > start && r.type === 'turn_context');
+  return next < 0 ? records : records.slice(0, next);
+}
+
+export function recordedSettings(resumed: ResumedThread | undefined): RecordedSettings {
+  if (!resumed) return {};
+  const context = resumed.turnContext;
+  const meta = resumed.meta;
+  const cwd = context?.cwd ?? meta?.cwd;
+  const model = context?.model ?? meta?.model;
+  const provider = context?.model_provider ?? meta?.model_provider;
+  const harness = context?.harness ?? meta?.harness;
+  return { ...(cwd ? { cwd } : {}), ...(model ? { model } : {}), ...(provider ? { provider } : {}), ...(harness ? { harness } : {}) };
+}
+
+/** The opening context of a new thread: developer instructions, AGENTS.md, the environment block. */
+export function initialContext(config: RigConfig, cwd: string, home: string, env: NodeJS.ProcessEnv, built: BuiltRuntime): ConversationItem[] {
+  const items: ConversationItem[] = [];
+  if (config.developer_instructions) items.push({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: config.developer_instructions }] });
+  const docs = discoverProjectDocs({
+    cwd,
+    home,
+    markers: config.project_root_markers,
+    fallbackFilenames: config.project_doc_fallback_filenames,
+    maxBytes: config.project_doc_max_bytes,
+    ...(config.instructions ? { userInstructions: config.instructions } : {}),
+  });
+  const { safety } = built;
+  const environmentContext = config.include_environment_context === false
+    ? undefined
+    : buildEnvironmentContext({
+        cwd,
+        shell: basename(detectUserShell(env).path),
+        sandboxMode: safety.sandbox.mode,
+        approvalPolicy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
+        networkAccess: safety.sandbox.networkAccess,
+        now: new Date(),
+      });
+  const message = buildInitialContextMessage({ cwd, instructions: docs.text, ...(environmentContext ? { environmentContext } : {}) });
+  if (message) items.push(message);
+  return items;
+}
+
+/**
+ * A process killed between a tool call and its output leaves a call with no result, which every
+ * wire rejects. Give such calls an output saying what happened.
+ */
+export function closeDanglingCalls(history: ConversationItem[]): ConversationItem[] {
+  const answered = new Set(
+    history.flatMap((item) => (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? [item.call_id] : [])),
+  );
+  const output = 'aborted: the session ended before this call returned; check the state before relying on it';
+  const out: ConversationItem[] = [];
+  let pending: ConversationItem[] = [];
+  // Outputs go after the step's calls and outputs, before the next message, as wires expect.
+  const flush = () => {
+    out.push(...pending);
+    pending = [];
+  };
+  for (const item of history) {
+    if (item.type === 'message') flush();
+    out.push(item);
+    if (item.type === 'function_call' && !answered.has(item.call_id)) {
+      pending.push({ type: 'function_call_output', call_id: item.call_id, output, is_error: true });
+    } else if (item.type === 'custom_tool_call' && !answered.has(item.call_id)) {
+      pending.push({ type: 'custom_tool_call_output', call_id: item.call_id, output, is_error: true });
+    }
+  }
+  flush();
+  return out;
+}
+
+export function gitMeta(cwd: string): { git?: ReturnType<typeof readGitInfo> } {
+  const git = readGitInfo(cwd);
+  return git ? { git } : {};
+}
