@@ -238,20 +238,23 @@ export class UnifiedExecManager {
     return { ...this.collect(session, started), prunedSessionIds: [] };
   }
 
-  /** Kill one session's process group and forget it; false when the id is unknown. */
+  /**
+   * Kill one session's process group and forget it; false when the id is unknown. Resolves once the
+   * process is gone and its exit was reported (onExit has run), so callers can rely on its item.
+   */
   async closeSession(sessionId: number): Promise<boolean> {
     const session = this.sessions.get(sessionId);
     if (!session) return false;
     this.sessions.delete(sessionId);
-    await session.proc.terminate();
+    await endProcess(session.proc);
     return true;
   }
 
-  /** Kill every session's process group (thread end, shutdown). */
+  /** Kill every session's process group (thread end, shutdown); resolves once all exits were reported. */
   async closeAll(): Promise<void> {
     const all = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all([...all.map((s) => s.proc.terminate()), ...this.pendingKills]);
+    await Promise.all([...all.map((s) => endProcess(s.proc)), ...this.pendingKills]);
   }
 
   private allocateId(): number {
@@ -326,6 +329,13 @@ export class UnifiedExecManager {
     this.pendingKills.add(kill);
     return victim.id;
   }
+}
+
+async function endProcess(proc: LiveProcess): Promise<void> {
+  await proc.terminate();
+  await proc.done;
+  // onExit listeners were attached to `done` first; let them run before the caller continues.
+  await Promise.resolve();
 }
 
 function clamp(value: number, min: number, max: number): number {
