@@ -25,7 +25,7 @@ export interface ThreadInfo {
   id: string;
   /** Set when this thread was forked from another. */
   forkedFrom?: string;
-  /** Where the thread is recorded; undefined for an ephemeral thread. */
+  /** The rollout the thread is recorded in (or, when ephemeral, was read from); undefined for a new ephemeral thread. */
   rolloutPath?: string;
   /** Config and load warnings, in order (also emitted as error items right after thread.started). */
   warnings: string[];

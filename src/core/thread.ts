@@ -11,79 +11,19 @@ import type {
   ThreadEvent,
   TokenUsage,
   UserInput,
-  JsonSchema,
-  ToolDefinition,
 } from '../protocol/index.js';
 import { addUsage, emptyUsage } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { CapabilitiesFactory, ToolCapabilities, TurnServices } from '../tools/spec.js';
+import type { ToolCapabilities, TurnServices } from '../tools/spec.js';
+import type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult } from './thread-types.js';
 import { EventHub, type EnvelopeListener } from './event-hub.js';
-import { noopRecorder, type ThreadRecorder, type TurnContextRecord } from './recorder.js';
+import { noopRecorder, type ThreadRecorder } from './recorder.js';
 import { runStep, type StepOutcome } from './step.js';
 import { TurnState } from './turn-state.js';
 import { TokenTracker } from '../context/tokens.js';
 import { loadImagePart } from '../tools/native/image-file.js';
 
-/** What the thread samples and acts with; replaced as a whole when settings change. */
-export interface ThreadRuntime {
-  model: string;
-  client: ModelClient;
-  tools: ToolRegistry;
-  instructions: string;
-  capabilities: CapabilitiesFactory;
-  /** The tool definitions to advertise this step; default: every registered tool. */
-  advertisedTools?: (threadState: Map<string, unknown>) => ToolDefinition[];
-  /** Fixed request fields (reasoning, temperature, extra body...). */
-  requestDefaults?: Partial<ModelRequest>;
-  /** Harness request shaping, applied last; must be pure. */
-  shapeRequest?: (request: ModelRequest) => ModelRequest;
-  /** Recorded with every turn (resume restores provider, policies and harness from it). */
-  turnContext?: Partial<TurnContextRecord>;
-  /** Undefined: no bound on model requests per turn. */
-  maxTurnSteps?: number;
-  /**
-   * Compaction before a step once the context reaches `limit` tokens (provider-reported usage
-   * plus estimates of items added since). `compact` returns true when it replaced the history.
-   */
-  autoCompact?: { limit: number; compact: (thread: Thread) => Promise<boolean> };
-  /** Called when a request failed because the context is too long; returns true if it compacted. */
-  onContextOverflow?: (thread: Thread) => Promise<boolean>;
-  /** Manual compaction (`/compact`, ThreadHandle.compact). */
-  compact?: (thread: Thread) => Promise<TurnResult>;
-}
-
-export interface ThreadOptions {
-  id: string;
-  cwd: string;
-  runtime: ThreadRuntime;
-  /** History restored from a rollout. */
-  history?: ConversationItem[];
-  /** Context items placed before the first user message of a new thread (AGENTS.md, environment). */
-  initialContext?: ConversationItem[];
-  recorder?: ThreadRecorder;
-  /** The number of the first turn this load runs: turn ids stay unique across resumes. */
-  firstTurn?: number;
-  /** False when nobody can answer approvals (see TurnServices.canAskApproval). Default true. */
-  canAskApproval?: boolean;
-}
-
-export interface TurnOptions {
-  outputSchema?: JsonSchema;
-}
-
-export interface TurnResult {
-  status: 'completed' | 'failed' | 'interrupted';
-  lastAgentMessage?: string;
-  error?: string;
-  usage: TokenUsage;
-}
-
-export interface StartedTurn {
-  turnId: string;
-  /** Settles when the turn has ended (its terminal event is emitted first). Never rejects. */
-  done: Promise<TurnResult>;
-}
+export type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult } from './thread-types.js';
 
 const INTERRUPTED_NOTE =
   '<turn_aborted>The user interrupted the previous turn. Some tools may have been stopped part-way; check the state before continuing.</turn_aborted>';

@@ -72,6 +72,8 @@ export async function terminateProcessGroup(pgid: number, graceMs = DEFAULT_GROU
 export class ProcessScope {
   private readonly groups = new Set<number>();
   private closed = false;
+  /** Whether anything was ever started here: if not, nothing can have escaped (no /proc sweep). */
+  private started = false;
 
   constructor(readonly marker?: ProcessMarker) {
     openScopes.add(this);
@@ -86,6 +88,7 @@ export class ProcessScope {
       if (!isProcessGroupAlive(known)) this.forget(known);
     }
     this.groups.add(pgid);
+    this.started = true;
     installExitHook();
     watchGroupInWatchdog(pgid);
     // A process started while the owner was closing would outlive it: take it down at once.
@@ -127,7 +130,7 @@ export class ProcessScope {
     const groups = [...this.groups];
     await Promise.all(groups.map((pgid) => terminateProcessGroup(pgid, graceMs)));
     for (const pgid of groups) this.forgetIfEmpty(pgid);
-    if (this.marker) await terminateMarked(this.marker, graceMs);
+    if (this.marker && this.started) await terminateMarked(this.marker, graceMs);
   }
 
   /** terminateAll, then stop tracking: the owner is gone. */
