@@ -108,6 +108,7 @@ export class ThreadHandle {
   /**
    * Add input to the running turn; it reaches the model with the turn's next request. With
    * `expectedTurnId`, refuses when another turn runs (the caller's view is stale). Returns the turn id.
+   * Input that arrives after the turn's last model request is sent with the next turn instead.
    */
   steer(input: UserInput, expectedTurnId?: string): string {
     this.assertOpen();

@@ -215,7 +215,6 @@ export class Thread {
       this.finishTurn(turn, turnId, result);
       this.turnController = undefined;
       this.activeTurn = undefined;
-      this.pendingInput.length = 0;
       if (this.pendingRuntime) {
         this.runtime = this.pendingRuntime;
         this.pendingRuntime = undefined;

@@ -4,7 +4,7 @@
 // down its processes and nobody else's. Processes that left their group (`setsid`, a tmux server,
 // a daemon) are found by the marker variable they inherited, and the watchdog takes everything down
 // if rig itself dies without cleaning up.
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { forgetGroupInWatchdog, forgetMarkerInWatchdog, watchGroupInWatchdog, watchMarkerInWatchdog } from './watchdog.js';
 
 /** An environment entry every process of a scope inherits, e.g. RIG_THREAD_ID=<thread id>. */
@@ -164,16 +164,30 @@ export function processesWithMarker(marker: ProcessMarker): number[] {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
     if (pid === process.pid) continue;
-    let environ: Buffer;
-    try {
-      // Readable only for our own processes; others fail with EACCES and are skipped.
-      environ = readFileSync(`/proc/${name}/environ`);
-    } catch {
-      continue;
-    }
-    if (hasEntry(environ, entry)) found.push(pid);
+    const environ = readEnviron(name);
+    if (environ && hasEntry(environ, entry)) found.push(pid);
   }
   return found;
+}
+
+const environBuffer = Buffer.allocUnsafe(1 << 16);
+
+/**
+ * A process's initial environment, or undefined when it is not ours (EACCES) or gone. One reused
+ * buffer and no fstat: this runs over every process on the machine when a thread closes.
+ */
+function readEnviron(pid: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/environ`, 'r');
+    const length = readSync(fd, environBuffer, 0, environBuffer.length, 0);
+    if (length < environBuffer.length) return environBuffer.subarray(0, length);
+    return readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function hasEntry(environ: Buffer, entry: Buffer): boolean {
