@@ -3,11 +3,16 @@ import type { ApprovalDecision, ApprovalRequest } from '../../protocol/index.js'
 
 export const APPROVAL_QUESTION = 'approve? [y]es / [a]lways for this session / [n]o / [s]top ';
 
+/** What the person is asked about: the command as it would be typed, or the change with its diff. */
 export function describeApproval(request: ApprovalRequest): string {
-  const what = request.kind === 'exec'
-    ? `run \`${request.command.join(' ')}\` in ${request.cwd}`
-    : `change ${request.paths.join(', ')}`;
-  return `the agent wants to ${what}${request.reason ? ` (${request.reason})` : ''}`;
+  const why = request.reason ? ` (${request.reason})` : '';
+  if (request.kind === 'exec') {
+    const where = request.sandboxed ? ' in the sandbox' : ' WITHOUT the sandbox';
+    const retry = request.retry_without_sandbox ? ', after the sandbox blocked it' : '';
+    return `the agent wants to run \`${request.command_text}\` in ${request.cwd}${where}${retry}${why}`;
+  }
+  const diffs = request.changes.map((change) => change.diff.trimEnd()).filter((diff) => diff !== '');
+  return `the agent wants to change ${request.paths.join(', ')}${why}${diffs.length > 0 ? `\n${diffs.join('\n')}` : ''}`;
 }
 
 /** undefined when the answer is not understood (ask again). */

@@ -189,6 +189,8 @@ describe('approvals and interrupts', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('the agent wants to run');
     expect(run.stdout).toContain('touch approved.txt');
+    // The question says where and how it would run: the quoted command, its directory, the sandbox.
+    expect(run.stdout).toMatch(/the agent wants to run `\S+ -\w+ 'touch approved\.txt'` in \S+ in the sandbox/);
     expect(run.stdout).toContain('please answer y, a, n or s');
     expect(run.stdout.match(/approve\? \[y\]es/g)?.length).toBeGreaterThanOrEqual(2);
     expect(existsSync(join(repo, 'approved.txt'))).toBe(true);
