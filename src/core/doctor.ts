@@ -10,7 +10,7 @@ import { resolveRigHome } from '../config/index.js';
 import { sandboxDoctorReport, type BwrapDiagnosis, type SandboxPolicy } from '../exec/sandbox/index.js';
 import { chooseHarness } from '../harness/index.js';
 import { resolveProvider, type ProviderInfo } from '../model/index.js';
-import { THREAD_ID_VAR } from './safety.js';
+import { PROCESS_SCOPE_VAR, THREAD_ID_VAR } from './safety.js';
 import { loadSafetyConfig, sessionSafety, SafetySetupError } from './safety-commands.js';
 import { rigVersion } from './version.js';
 
@@ -61,8 +61,9 @@ export function diagnose(input: DoctorInput): DoctorReport {
     try {
       const safety = sessionSafety(loaded, env);
       policy = safety.sandbox;
-      const names = Object.keys(safety.commandEnv).filter((name) => name !== THREAD_ID_VAR).sort();
-      lines.push(`command environment: ${names.length} variables from yours, plus ${THREAD_ID_VAR}: ${names.join(' ') || '(none)'}`);
+      const own = new Set([THREAD_ID_VAR, PROCESS_SCOPE_VAR]);
+      const names = Object.keys(safety.commandEnv).filter((name) => !own.has(name)).sort();
+      lines.push(`command environment: ${names.length} variables from yours, plus ${[...own].join(' and ')}: ${names.join(' ') || '(none)'}`);
       if (safety.withheld.length > 0) lines.push(`  withheld (provider keys): ${safety.withheld.join(' ')}`);
     } catch (error) {
       if (!(error instanceof SafetySetupError)) throw error;

@@ -10,8 +10,19 @@ import { BUILTIN_PROVIDERS } from '../model/index.js';
 import { ExecPolicy, discoverRulesFiles, loadRulesFiles, type ApprovalPolicyConfig } from '../policy/index.js';
 import type { SandboxModeName } from '../protocol/index.js';
 
-/** The variable that names the thread in every command it runs; its processes are found by it. */
+/** The variable that names the thread in every command it runs. */
 export const THREAD_ID_VAR = 'RIG_THREAD_ID';
+/**
+ * The variable that marks every process of one load of a thread in one rig process: closing the
+ * thread (or the watchdog, when rig died) takes down what carries it, even processes that left
+ * their group. Not the thread id alone: a thread resumed after a crash must not lose its new
+ * commands to the dead process's watchdog.
+ */
+export const PROCESS_SCOPE_VAR = 'RIG_PROCESS_SCOPE';
+
+export function processScopeToken(threadId: string): string {
+  return `${process.pid}-${threadId}`;
+}
 
 export interface SafetyInputs {
   config: RigConfig;
@@ -71,6 +82,7 @@ export function safetyFromConfig(inputs: SafetyInputs): SafetySettings {
       keyVars,
     ),
     [THREAD_ID_VAR]: inputs.threadId,
+    [PROCESS_SCOPE_VAR]: processScopeToken(inputs.threadId),
   };
   const withheld = keyVars.filter((name) => env[name] !== undefined && commandEnv[name] === undefined);
   return { sandbox, approvalPolicy: inputs.yolo ? 'never' : inputs.approvalPolicy, yolo: inputs.yolo, commandEnv, withheld };

@@ -15,7 +15,7 @@ import { ApprovalCache, type ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
-import { safetyFromConfig, THREAD_ID_VAR, type SafetySettings } from './safety.js';
+import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
 import { setupHarness, type HarnessSetup } from './session-harness.js';
 import { compactThread, userMessageBudget } from './compaction.js';
 
@@ -31,7 +31,7 @@ export class ThreadResources {
     readonly threadId: string,
     readonly execPolicy: ExecPolicy,
   ) {
-    this.scope = new ProcessScope({ name: THREAD_ID_VAR, value: threadId });
+    this.scope = new ProcessScope({ name: PROCESS_SCOPE_VAR, value: processScopeToken(threadId) });
   }
 
   /** Sessions get the command environment of the first build (it does not depend on settings). */

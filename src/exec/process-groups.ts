@@ -7,7 +7,7 @@
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { forgetGroupInWatchdog, forgetMarkerInWatchdog, watchGroupInWatchdog, watchMarkerInWatchdog } from './watchdog.js';
 
-/** An environment entry every process of a scope inherits, e.g. RIG_THREAD_ID=<thread id>. */
+/** An environment entry every process of a scope inherits, e.g. RIG_PROCESS_SCOPE=<token>. */
 export interface ProcessMarker {
   name: string;
   value: string;

@@ -38,9 +38,9 @@ function isZombie(pid: number): boolean {
 
 describe.skipIf(process.platform !== 'linux')('ProcessScope markers', () => {
   it('close() kills a setsid child that left the group, found by its marker', async () => {
-    const marker = { name: 'RIG_THREAD_ID', value: `scope-test-${process.pid}-${Date.now()}` };
+    const marker = { name: 'RIG_PROCESS_SCOPE', value: `scope-test-${process.pid}-${Date.now()}` };
     const scope = new ProcessScope(marker);
-    const other = new ProcessScope({ name: 'RIG_THREAD_ID', value: `${marker.value}-other` });
+    const other = new ProcessScope({ name: 'RIG_PROCESS_SCOPE', value: `${marker.value}-other` });
     const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', [marker.name]: marker.value };
     const otherEnv = { ...env, [marker.name]: `${marker.value}-other` };
     // setsid detaches the sleeper from the command's group; the command itself exits at once.

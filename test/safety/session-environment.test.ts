@@ -49,12 +49,12 @@ test('rig sandbox -- env sees exactly the environment of a session command', asy
   const fromSession = parseEnv(output.slice(output.indexOf('Output:\n') + 'Output:\n'.length));
 
   // exec_command adds its own plain-output variables on top, and its shell sets a few of its own;
-  // the thread id differs per thread.
+  // the thread id and process scope differ per thread.
   const base = (vars: Map<string, string>) => new Map([...vars].filter(([name]) => !(name in UNIFIED_EXEC_ENV) && !SHELL_SET.has(name)));
   const sessionBase = base(fromSession);
   const sandboxBase = base(fromSandbox);
   expect([...sandboxBase.keys()].sort()).toEqual([...sessionBase.keys()].sort());
-  for (const [name, value] of sessionBase) if (name !== 'RIG_THREAD_ID') expect(sandboxBase.get(name), name).toBe(value);
+  for (const [name, value] of sessionBase) if (name !== 'RIG_THREAD_ID' && name !== 'RIG_PROCESS_SCOPE') expect(sandboxBase.get(name), name).toBe(value);
   expect(sessionBase.get('RIG_TEST_VISIBLE')).toBe('yes');
   expect(sessionBase.get('RIG_TEST_SET')).toBe('from-config');
   for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'MOCK_API_KEY']) expect(sessionBase.has(key), key).toBe(false);

@@ -1,8 +1,9 @@
 // Nothing a session started outlives it, even without a sandbox (no bwrap --die-with-parent there):
 // a SIGKILLed rig leaves no commands behind (the watchdog takes them down), and on a normal exit
-// neither do `setsid` children nor a tmux server the command started (found by RIG_THREAD_ID).
+// neither do `setsid` children nor a tmux server the command started (found by RIG_PROCESS_SCOPE).
 // The commands are harmless (sleep, a private tmux socket), so danger-full-access is fine here.
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
@@ -60,6 +61,34 @@ describe.skipIf(process.platform !== 'linux')('orphans', () => {
     rig.child.kill('SIGKILL');
     expect(await rig.exited).toEqual({ code: null, signal: 'SIGKILL' });
     await waitUntil(() => all().length === 0, 5_000, 'every process of the killed session to be gone');
+  });
+
+  test('a thread resumed right after a SIGKILL is a new process scope: the dead run\'s watchdog cannot take its commands', async () => {
+    const marker = `rig-orphan-resume-${process.pid}-${Date.now()}`;
+    const scopeFile = join(sockets, `${marker}.scope`);
+    mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `echo "$RIG_PROCESS_SCOPE" > '${scopeFile}'; sleep 30 && echo ${marker}`, yield_time_ms: 30_000 } }] });
+    const rig = startRig(['exec', '--json', ...FULL_ACCESS, 'first run'], { cwd: repo, home });
+    await rig.waitForStdout('"item.started"');
+    await waitUntil(() => processesWith(marker).length >= 1 && existsSync(scopeFile), 10_000, 'the first command to start');
+    const threadId = (jsonLines(rig.stdout())[0] as { thread_id: string }).thread_id;
+    const firstScope = readFileSync(scopeFile, 'utf8').trim();
+    rig.child.kill('SIGKILL');
+    await rig.exited;
+
+    // Resumed at once, while the old watchdog may still be sweeping (TERM, 0.3 s, KILL).
+    mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'echo "scope=$RIG_PROCESS_SCOPE"; sleep 1; echo survived', yield_time_ms: 10_000 } }] }, { text: 'done' });
+    const resumed = await runRig(['exec', 'resume', '--json', ...FULL_ACCESS, threadId, 'again'], { cwd: repo, home });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const command = jsonLines(resumed.stdout).find((event) => event.type === 'item.completed' && (event.item as { type: string }).type === 'command_execution');
+    expect(command).toMatchObject({ item: { exit_code: 0, status: 'completed' } });
+    const output = (command!.item as { aggregated_output: string }).aggregated_output;
+    expect(output).toContain('survived');
+    // The watchdog sweeps by the scope token, and each run of the thread has its own.
+    const secondScope = /scope=(\S*)/.exec(output)![1]!;
+    expect(firstScope).toContain(threadId);
+    expect(secondScope).toContain(threadId);
+    expect(secondScope).not.toBe(firstScope);
+    await waitUntil(() => processesWith(marker).length === 0, 5_000, 'the first run\'s command to be gone');
   });
 
   test('a normal exit takes down setsid children the command left running', async () => {
