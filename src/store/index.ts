@@ -1,5 +1,5 @@
 // The store room: RIG_HOME layout, rollout files (the truth) and the SQLite index (a cache).
-// Importing this barrel does not load better-sqlite3; openIndex() does, when first called.
+// Importing this barrel loads no SQLite engine; openIndex() does, when first called.
 export * from './ids.js';
 export * from './home.js';
 export * from './rollout-types.js';
