@@ -101,6 +101,13 @@ export class McpServerConnection {
     }
   }
 
+  /** How a stdio server ended, if it has: "exited with code 1", "was killed by SIGKILL". */
+  private exitText(): string | undefined {
+    const exit = this.transport instanceof StdioProcessTransport ? this.transport.exit : undefined;
+    if (!exit) return undefined;
+    return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  }
+
   private createClient(): { client: Client; transport: Transport } {
     const { sdk } = this.ctx;
     const client = new sdk.Client(this.ctx.clientInfo, { capabilities: { elicitation: {} } });
@@ -199,9 +206,9 @@ export class McpServerConnection {
   }
 
   private async onDisconnected(client: Client): Promise<void> {
-    if (this.closed || client !== this.client) return;
-    const exit = this.transport instanceof StdioProcessTransport ? this.transport.exit : undefined;
-    const how = exit ? (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`) : 'closed the connection';
+    // While starting, the start itself fails and says why.
+    if (this.closed || client !== this.client || this.status === 'starting') return;
+    const how = this.exitText() ?? 'closed the connection';
     // The tools stay offered: the next call restarts the server.
     await this.fail(`${how}; rig restarts it on the next call`);
   }
@@ -224,6 +231,8 @@ export class McpServerConnection {
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return `no answer within ${formatDuration(budget)} (startup_timeout_sec); raise it if the server is slow to start`;
     }
+    const exited = this.exitText();
+    if (exited && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return `the server ${exited} before it was ready`;
     return error instanceof Error ? error.message : String(error);
   }
 

@@ -4,6 +4,7 @@
 // (TERM, then KILL), so nothing it started outlives it. Its stderr is kept as a tail for the
 // messages that say why it failed.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpSdk } from './sdk.js';
@@ -153,12 +154,30 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether a process of the group still runs (zombies waiting to be reaped do not count). */
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch {
     return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+    }
+    return false;
+  } catch {
+    return true;
   }
 }
 

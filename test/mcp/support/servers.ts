@@ -38,11 +38,16 @@ export function nextEvent(manager: McpConnectionManager, match: (event: McpEvent
   });
 }
 
-/** True while a process with this pid exists (zombies included). */
+/** True while a process with this pid runs (a zombie waiting to be reaped has ended). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
   }
