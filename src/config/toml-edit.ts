@@ -50,7 +50,17 @@ export function removeTomlTable(text: string, keyPath: readonly string[]): { tex
   const container = doc.container(keyPath);
   let out = container ? doc.rewriteContainer(container, keyPath, (parent) => void delete parent[keyPath.at(-1)!]) : doc.lines.slice();
   out = doc.without(doc.owned(keyPath), out);
-  return { text: doc.checked(out, (before) => void deleteAt(before, keyPath)), removed: true };
+  const expected = (before: Table, after: Table) => {
+    deleteAt(before, keyPath);
+    // A parent that only existed through this table (no header of its own) goes with it.
+    for (let depth = keyPath.length - 1; depth > 0; depth--) {
+      const parentPath = keyPath.slice(0, depth);
+      const parent = getAt(before, parentPath);
+      if (!isPlainTable(parent) || Object.keys(parent).length > 0 || getAt(after, parentPath) !== undefined) break;
+      deleteAt(before, parentPath);
+    }
+  };
+  return { text: doc.checked(out, expected), removed: true };
 }
 
 interface Owned {
@@ -163,13 +173,13 @@ class Doc {
   }
 
   /** Joins `lines` and proves the result is the old document with `expected` applied. */
-  checked(all: string[], expected: (before: Table) => void): string {
+  checked(all: string[], expected: (before: Table, after: Table) => void): string {
     const lines = all.filter((line) => line !== GONE);
     let text = lines.join(this.eol);
     if (lines.length > 0 && (this.endsWithNewline || this.text === '')) text += this.eol;
     const want = parseToml(this.text) as Table;
-    expected(want);
     const got = parseOrThrow(text, 'the edited text');
+    expected(want, got);
     if (canonical(got) !== canonical(want)) {
       throw new TomlEditError('the edit would change more than the intended table (an unusual layout of this file); edit it by hand');
     }

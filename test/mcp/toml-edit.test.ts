@@ -143,6 +143,12 @@ describe('removeTomlTable', () => {
     );
   });
 
+  it('removing the only server also drops the mcp_servers table it implied', () => {
+    expect(removeTomlTable('model = "m"\n\n[mcp_servers.a]\ncommand = "a"\n', ['mcp_servers', 'a']).text).toBe('model = "m"\n');
+    // An explicit [mcp_servers] header stays (it is the user's).
+    expect(removeTomlTable('[mcp_servers]\n\n[mcp_servers.a]\ncommand = "a"\n', ['mcp_servers', 'a']).text).toBe('[mcp_servers]\n');
+  });
+
   it('leaves the text alone when the table is absent', () => {
     expect(removeTomlTable(REAL_WORLD, ['mcp_servers', 'nope'])).toEqual({ text: REAL_WORLD, removed: false });
   });
