@@ -94,9 +94,10 @@ describe('calls', () => {
   });
 
   it('progress from the fixture restarts the timeout too', async () => {
-    const m = await manager({ servers: servers({ f: fixture({ tool_timeout_sec: 0.3 }) }), cwd: tempDir() });
+    // 2 s in all, progress every 0.4 s, a 1 s window.
+    const m = await manager({ servers: servers({ f: fixture({ tool_timeout_sec: 1 }) }), cwd: tempDir() });
     await m.start();
-    const outcome = await m.callTool('f', 'progress', { steps: 5, every_ms: 200 });
+    const outcome = await m.callTool('f', 'progress', { steps: 5, every_ms: 400 });
     expect(outcome.ok && mapMcpResult(outcome.result).output).toBe('done after 5 steps');
   });
 
