@@ -66,7 +66,7 @@ describe('startup', () => {
   });
 
   it('an optional server that fails is reported, and the others work', async () => {
-    const m = await manager({ servers: servers({ broken: { command: '/nonexistent/mcp-server' }, ok: fixture() }), cwd: tempDir() });
+    const m = await manager({ servers: servers({ broken: { command: '/nonexistent/mcp-server' }, ok: fixture({ required: true }) }), cwd: tempDir() });
     const summary = await m.start();
     expect(summary.ready).toEqual(['ok']);
     expect(summary.failed).toEqual([{ server: 'broken', reason: expect.stringMatching(/^failed to start: cannot start `\/nonexistent\/mcp-server`: spawn \/nonexistent\/mcp-server ENOENT \(no such program/) }]);
@@ -161,7 +161,7 @@ describe('calls', () => {
   });
 
   it('enabled_tools and disabled_tools filter the list; unknown tools and servers are clear errors', async () => {
-    const m = await manager({ servers: servers({ f: fixture({ enabled_tools: ['echo', 'sleep', 'big'], disabled_tools: ['sleep'] }), off: fixture({ enabled: false }) }), cwd: tempDir() });
+    const m = await manager({ servers: servers({ f: fixture({ required: true, enabled_tools: ['echo', 'sleep', 'big'], disabled_tools: ['sleep'] }), off: fixture({ enabled: false }) }), cwd: tempDir() });
     await m.start();
     expect(m.tools().map((t) => t.name).sort()).toEqual(['big', 'echo']);
     expect(await m.callTool('f', 'sleep', { ms: 1 })).toMatchObject({ ok: false, kind: 'unknown_tool', message: 'MCP server "f" has no tool "sleep"' });

