@@ -65,6 +65,7 @@ const KNOWN: Record<string, { label: string; target?: number }> = {
   'sandbox.benchSandboxOverhead.bwrapMs': { label: '`true` through the process layer, under bwrap' },
   'sandbox.benchSandboxOverhead.overheadMs': { label: 'sandbox (bwrap, workspace-write) overhead per command', target: 15 },
   'mcp.benchMcpStart.slowestAloneMs': { label: 'MCP: slowest of 5 stdio servers started alone' },
+  'mcp.benchMcpStart.aloneOverheadMs': { label: "MCP: that server alone - its own initialize time" },
   'mcp.benchMcpStart.fiveTogetherMs': { label: 'MCP: 5 stdio servers started together' },
   'mcp.benchMcpStart.slowestOwnMs': { label: "MCP: the slowest server's own initialize time (in that run)" },
   'mcp.benchMcpStart.overheadMs': { label: "MCP: 5 servers together - the slowest server's own time", target: 30 },
