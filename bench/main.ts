@@ -2,10 +2,10 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox, mcp), --strict
 //   (exit 1 when a target is missed).
 //
-// bench/sessions.ts and bench/sandbox.ts (thread index and sandbox figures) are optional: run.mjs
+// bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
 // bundles them next to this file when they exist, and they are loaded here by path.
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -19,7 +19,7 @@ import { benchSteps } from './steps.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox', 'mcp'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -64,6 +64,14 @@ const KNOWN: Record<string, { label: string; target?: number }> = {
   'sandbox.benchSandboxOverhead.bareMs': { label: '`true` through the process layer, bare' },
   'sandbox.benchSandboxOverhead.bwrapMs': { label: '`true` through the process layer, under bwrap' },
   'sandbox.benchSandboxOverhead.overheadMs': { label: 'sandbox (bwrap, workspace-write) overhead per command', target: 15 },
+  'mcp.benchMcpStart.slowestAloneMs': { label: 'MCP: slowest of 5 stdio servers started alone' },
+  'mcp.benchMcpStart.aloneOverheadMs': { label: "MCP: that server alone - its own initialize time" },
+  'mcp.benchMcpStart.fiveTogetherMs': { label: 'MCP: 5 stdio servers started together' },
+  'mcp.benchMcpStart.slowestOwnMs': { label: "MCP: the slowest server's own initialize time (in that run)" },
+  'mcp.benchMcpStart.overheadMs': { label: "MCP: 5 servers together - the slowest server's own time", target: 30 },
+  'mcp.benchMcpCallOverhead.callWallMs': { label: 'MCP: tools/call round trip' },
+  'mcp.benchMcpCallOverhead.serverMs': { label: "MCP: the server's own time per call" },
+  'mcp.benchMcpCallOverhead.overheadMs': { label: 'MCP: call overhead beyond the server', target: 2 },
 };
 
 function withKnownTargets(metrics: Metric[]): Metric[] {
@@ -122,6 +130,10 @@ async function main(): Promise<number> {
     if (options.only.has('sessions')) {
       log('sessions: resume of a 10k-item thread, list of 5000 sessions...');
       metrics.push(...(await runOptional('sessions', ['benchResume10k', 'benchList5000'], log)));
+    }
+    if (options.only.has('mcp')) {
+      log('mcp: 5 stdio servers started together, tools/call overhead...');
+      metrics.push(...(await runOptional('mcp', ['benchMcpStart', 'benchMcpCallOverhead'], log)));
     }
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command...');

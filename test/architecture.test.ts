@@ -12,12 +12,14 @@ const ALLOWED: Record<string, string[]> = {
   patch: ['protocol'],
   exec: ['protocol'],
   policy: ['protocol', 'config'],
-  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy'],
+  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'mcp'],
   context: ['protocol', 'config', 'model'],
   store: ['protocol'],
-  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store'],
-  frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core'],
-  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends'],
+  // The MCP client: connections, naming, approvals decisions, results (DESIGN.md: MCP on the SDK).
+  mcp: ['protocol', 'config'],
+  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'mcp'],
+  frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'mcp'],
+  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -16,6 +16,7 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerExecpolicy } from './commands/execpolicy.js';
 import { registerDemo } from './commands/demo.js';
 import { registerHarness } from './commands/harness.js';
+import { registerMcp } from './commands/mcp.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -118,6 +119,7 @@ export function buildProgram(): Command {
       process.exitCode = await runDefault(prompt, { flags });
     });
   registerHarness(program);
+  registerMcp(program);
 
   return program;
 }

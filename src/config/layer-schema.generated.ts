@@ -386,8 +386,173 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
       },
       "additionalProperties": {
         "type": "object",
-        "properties": {},
-        "additionalProperties": {}
+        "properties": {
+          "command": {
+            "type": "string"
+          },
+          "args": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "env": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "env_vars": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "source": {
+                      "type": "string",
+                      "enum": [
+                        "local",
+                        "remote"
+                      ]
+                    }
+                  },
+                  "required": [
+                    "name"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            }
+          },
+          "cwd": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "bearer_token_env_var": {
+            "type": "string"
+          },
+          "bearer_token": {
+            "type": "string"
+          },
+          "http_headers": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "env_http_headers": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "http_headers_helper": {},
+          "enabled": {
+            "type": "boolean"
+          },
+          "required": {
+            "type": "boolean"
+          },
+          "startup_timeout_sec": {
+            "type": "number",
+            "minimum": 0
+          },
+          "startup_timeout_ms": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "tool_timeout_sec": {
+            "type": "number",
+            "minimum": 0
+          },
+          "enabled_tools": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "disabled_tools": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "default_tools_approval_mode": {
+            "type": "string",
+            "enum": [
+              "auto",
+              "prompt",
+              "writes",
+              "approve"
+            ]
+          },
+          "tools": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "object",
+              "properties": {
+                "approval_mode": {
+                  "type": "string",
+                  "enum": [
+                    "auto",
+                    "prompt",
+                    "writes",
+                    "approve"
+                  ]
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          "supports_parallel_tool_calls": {
+            "type": "boolean"
+          },
+          "scopes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "oauth": {},
+          "oauth_resource": {
+            "type": "string"
+          },
+          "auth": {
+            "type": "string"
+          },
+          "environment_id": {
+            "type": "string"
+          },
+          "experimental_environment": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
       }
     },
     "tui": {
@@ -800,8 +965,173 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
             },
             "additionalProperties": {
               "type": "object",
-              "properties": {},
-              "additionalProperties": {}
+              "properties": {
+                "command": {
+                  "type": "string"
+                },
+                "args": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "env": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "string"
+                  }
+                },
+                "env_vars": {
+                  "type": "array",
+                  "items": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "object",
+                        "properties": {
+                          "name": {
+                            "type": "string"
+                          },
+                          "source": {
+                            "type": "string",
+                            "enum": [
+                              "local",
+                              "remote"
+                            ]
+                          }
+                        },
+                        "required": [
+                          "name"
+                        ],
+                        "additionalProperties": false
+                      }
+                    ]
+                  }
+                },
+                "cwd": {
+                  "type": "string"
+                },
+                "url": {
+                  "type": "string"
+                },
+                "bearer_token_env_var": {
+                  "type": "string"
+                },
+                "bearer_token": {
+                  "type": "string"
+                },
+                "http_headers": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "string"
+                  }
+                },
+                "env_http_headers": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "string"
+                  }
+                },
+                "http_headers_helper": {},
+                "enabled": {
+                  "type": "boolean"
+                },
+                "required": {
+                  "type": "boolean"
+                },
+                "startup_timeout_sec": {
+                  "type": "number",
+                  "minimum": 0
+                },
+                "startup_timeout_ms": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                },
+                "tool_timeout_sec": {
+                  "type": "number",
+                  "minimum": 0
+                },
+                "enabled_tools": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "disabled_tools": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "default_tools_approval_mode": {
+                  "type": "string",
+                  "enum": [
+                    "auto",
+                    "prompt",
+                    "writes",
+                    "approve"
+                  ]
+                },
+                "tools": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                      "approval_mode": {
+                        "type": "string",
+                        "enum": [
+                          "auto",
+                          "prompt",
+                          "writes",
+                          "approve"
+                        ]
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                },
+                "supports_parallel_tool_calls": {
+                  "type": "boolean"
+                },
+                "scopes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "oauth": {},
+                "oauth_resource": {
+                  "type": "string"
+                },
+                "auth": {
+                  "type": "string"
+                },
+                "environment_id": {
+                  "type": "string"
+                },
+                "experimental_environment": {
+                  "type": "string"
+                },
+                "name": {
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false
             }
           },
           "tui": {

@@ -1,5 +1,6 @@
 // Turns the merged layers into the resolved config every room reads: defaults filled in, so readers
 // never repeat a fallback. Defaults follow Codex where the concept is the same.
+import { resolveMcpServers, type KeyLocator, type ResolvedMcpServer } from './mcp-servers.js';
 import type {
   ConfigLayer,
   ProfileConfig,
@@ -84,7 +85,8 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
   harness_guidance: boolean;
   max_turn_steps: number;
   features: Record<string, boolean>;
-  mcp_servers: Record<string, Record<string, unknown>>;
+  /** Validated, transport chosen, Codex's defaults applied, timeouts in milliseconds. */
+  mcp_servers: Record<string, ResolvedMcpServer>;
   profiles: Record<string, ProfileConfig>;
   projects: Record<string, { trust_level?: TrustLevel }>;
 };
@@ -94,7 +96,7 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
  * explicit entry (trusted or untrusted) the default sandbox is workspace-write, else read-only;
  * a project marked untrusted defaults to the `untrusted` approval policy, anything else `on-request`.
  */
-export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined): RigConfig {
+export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined, locateKey?: KeyLocator): RigConfig {
   const { profile: _legacySelector, ...rest } = merged;
   const sww = merged.sandbox_workspace_write ?? {};
   const sep = merged.shell_environment_policy ?? {};
@@ -135,7 +137,7 @@ export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined
     harness_guidance: merged.harness_guidance ?? true,
     max_turn_steps: merged.max_turn_steps ?? DEFAULT_MAX_TURN_STEPS,
     features: merged.features ?? {},
-    mcp_servers: merged.mcp_servers ?? {},
+    mcp_servers: resolveMcpServers(merged.mcp_servers, locateKey),
     profiles: merged.profiles ?? {},
     projects: merged.projects ?? {},
   };

@@ -16,10 +16,13 @@ export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-acces
 export const WEB_SEARCH_MODES = ['disabled', 'cached', 'live'] as const;
 export const ENV_INHERIT = ['all', 'core', 'none'] as const;
 export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
+/** How an MCP server's tool calls are approved (Codex's AppToolApproval). */
+export const MCP_APPROVAL_MODES = ['auto', 'prompt', 'writes', 'approve'] as const;
 
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export type WireApiName = (typeof WIRE_APIS)[number];
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
+export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
 
 // Assigned from the lazily loaded zod before any schema is built (layerSchemaFor, renderers).
 let z = undefined as unknown as typeof Z;
@@ -60,6 +63,55 @@ function providerSchema() {
     harness: z.string().optional(),
     /** rig: model used with this provider unless the config names one. */
     default_model: z.string().optional(),
+  });
+}
+
+/**
+ * One `[mcp_servers.<name>]` table: the keys of both transports, so a table that mixes them parses
+ * and mcp-servers.ts can name the key that does not belong (zod's strict object would only call
+ * it unknown). Codex's OAuth and remote-environment keys are accepted so a copied config loads.
+ */
+function mcpServerSchema() {
+  const seconds = () => z.number({ error: 'a number of seconds >= 0' }).min(0, { error: 'a number of seconds >= 0' });
+  const mode = () => z.enum(MCP_APPROVAL_MODES);
+  const envVar = z.union(
+    [z.string(), z.strictObject({ name: z.string(), source: z.enum(['local', 'remote']).optional() })],
+    { error: 'a variable name, or a table { name = "...", source = "local" }' },
+  );
+  return z.strictObject({
+    // stdio
+    command: z.string().optional(),
+    args: stringList().optional(),
+    env: stringMap().optional(),
+    env_vars: z.array(envVar).optional(),
+    cwd: z.string().optional(),
+    // streamable HTTP
+    url: z.string().optional(),
+    bearer_token_env_var: z.string().optional(),
+    /** Rejected with a message (mcp-servers.ts): secrets belong in the environment. */
+    bearer_token: z.string().optional(),
+    http_headers: stringMap().optional(),
+    env_http_headers: stringMap().optional(),
+    http_headers_helper: z.unknown().optional(),
+    // both
+    enabled: z.boolean().optional(),
+    required: z.boolean().optional(),
+    startup_timeout_sec: seconds().optional(),
+    startup_timeout_ms: intIn(0).optional(),
+    tool_timeout_sec: seconds().optional(),
+    enabled_tools: stringList().optional(),
+    disabled_tools: stringList().optional(),
+    default_tools_approval_mode: mode().optional(),
+    tools: z.record(z.string(), z.strictObject({ approval_mode: mode().optional() })).optional(),
+    supports_parallel_tool_calls: z.boolean().optional(),
+    scopes: stringList().optional(),
+    oauth: z.unknown().optional(),
+    oauth_resource: z.string().optional(),
+    auth: z.string().optional(),
+    environment_id: z.string().optional(),
+    experimental_environment: z.string().optional(),
+    /** Legacy display name Codex still accepts. */
+    name: z.string().optional(),
   });
 }
 
@@ -173,7 +225,7 @@ function profileFields() {
     features: () => z.record(z.string(), z.boolean()).optional(),
     agents: () => looseTable().optional(),
     hooks: () => looseTable().optional(),
-    mcp_servers: () => z.record(z.string(), looseTable()).optional(),
+    mcp_servers: () => z.record(z.string(), mcpServerSchema()).optional(),
     tui: () => looseTable().optional(),
     history: () => looseTable().optional(),
     otel: () => looseTable().optional(),
@@ -241,6 +293,8 @@ export type ConfigLayer = Z.infer<ReturnType<typeof fullLayerSchema>>;
 export type ProfileConfig = Z.infer<ReturnType<typeof fullProfileSchema>>;
 export type ProviderConfig = NonNullable<ConfigLayer['model_providers']>[string];
 export type ApprovalPolicyValue = NonNullable<ConfigLayer['approval_policy']>;
+/** One `[mcp_servers.<name>]` table as written (before defaults and transport checks). */
+export type McpServerTable = NonNullable<ConfigLayer['mcp_servers']>[string];
 
 /**
  * What layer-schema.generated.ts must hold: the whole layer schema as JSON Schema, for the fast

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { ConfigError, describeFound, formatKeyPath } from './errors.js';
 import { copyLayer, fastAcceptsLayer } from './fast-check.js';
 import { findKeyLine } from './locate.js';
+import { checkMcpServersLayer } from './mcp-servers.js';
 import { getAtPath, isTable, type Table } from './overrides.js';
 import { layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
 
@@ -156,11 +157,14 @@ function expectedText(issue: z.core.$ZodRawIssue): string | undefined {
  * Settings rig validates (so a Codex config loads) but does not act on yet: say so rather than
  * let a user believe, say, that their `notify` hook or MCP servers are running.
  */
-const NOT_YET_ACTIVE: readonly (keyof ConfigLayer)[] = ['notify', 'mcp_servers', 'hooks', 'agents', 'web_search'];
+const NOT_YET_ACTIVE: readonly (keyof ConfigLayer)[] = ['notify', 'hooks', 'agents', 'web_search'];
 
-/** Accepted values that are probably mistakes, and settings that have no effect yet. */
+/**
+ * Accepted values that are probably mistakes, and settings that have no effect yet; and the
+ * checks across keys the schema cannot express (MCP server tables), which throw.
+ */
 function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
-  const warnings: string[] = [];
+  const warnings: string[] = checkMcpServersLayer(layer, (path) => locate(source, path));
   for (const key of NOT_YET_ACTIVE) {
     // web_search = "disabled" asks for what rig does anyway (the Codex SDK sends it).
     if (key === 'web_search' && layer.web_search === 'disabled') continue;
