@@ -63,6 +63,11 @@ function buildSchemas(z: typeof Z) {
     prefix: z.string().default(''),
     /** Send outputs as a user message instead of a tool message (text-protocol harnesses). */
     as_user_message: z.boolean().default(false),
+    /**
+     * Tools whose failed output is sent as written, still flagged as an error: the original words
+     * the failure itself (Claude Code's Bash sends `Exit code N` and the output, no error wrapper).
+     */
+    plain_errors: z.array(z.string()).default([]),
   });
 
   const requestShapeSchema = z.strictObject({
@@ -80,6 +85,7 @@ function buildSchemas(z: typeof Z) {
       trim: false,
       prefix: '',
       as_user_message: false,
+      plain_errors: [],
     }),
     /** What happens to the model's reasoning on replay. */
     reasoning: z.enum(['keep', 'drop']).default('keep'),

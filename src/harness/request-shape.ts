@@ -60,12 +60,16 @@ function textPart(role: MessageItem['role'], text: string): ContentPart {
   return role === 'assistant' ? { type: 'output_text', text } : { type: 'input_text', text };
 }
 
-/** Renders one tool output the way the profile's original shows tool results to the model. */
-export function renderToolOutput(rendering: ToolResultRendering, output: ToolOutput, isError: boolean): ToolOutput {
+/**
+ * Renders one tool output the way the profile's original shows tool results to the model. `tool`
+ * is the name of the tool that produced it (for `plain_errors`).
+ */
+export function renderToolOutput(rendering: ToolResultRendering, output: ToolOutput, isError: boolean, tool?: string): ToolOutput {
+  const wrap = isError && !(tool !== undefined && rendering.plain_errors.includes(tool));
   const renderText = (text: string): string => {
     let out = rendering.trim ? text.trim() : text;
     if (out === '' && rendering.empty_output !== undefined) out = rendering.empty_output;
-    if (isError) out = rendering.error_template.replace('{text}', out);
+    if (wrap) out = rendering.error_template.replace('{text}', out);
     return rendering.prefix + out;
   };
   if (typeof output === 'string') return renderText(output);
@@ -79,7 +83,7 @@ export function renderToolOutput(rendering: ToolResultRendering, output: ToolOut
   });
 }
 
-function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: ConversationItem): ConversationItem[] {
+function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: ConversationItem, toolNames: ReadonlyMap<string, string>): ConversationItem[] {
   const shape = profile.request;
   switch (item.type) {
     case 'reasoning':
@@ -108,7 +112,7 @@ function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: Conversatio
       return shape.tool_results.as_user_message ? [] : [item];
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      const output = renderToolOutput(shape.tool_results, item.output, item.is_error === true);
+      const output = renderToolOutput(shape.tool_results, item.output, item.is_error === true, toolNames.get(item.call_id));
       if (shape.tool_results.as_user_message) {
         const content: ContentPart[] =
           typeof output === 'string' ? [{ type: 'input_text', text: output }] : output;
@@ -134,6 +138,9 @@ export function shapeRequest(
   const formatErrors = new Set(
     request.input.flatMap((item) => (item.type === 'function_call' && item.name === FORMAT_ERROR_TOOL ? [item.call_id] : [])),
   );
+  const toolNames = new Map(
+    request.input.flatMap((item) => (item.type === 'function_call' || item.type === 'custom_tool_call' ? [[item.call_id, item.name] as const] : [])),
+  );
   for (const item of request.input) {
     if (formatErrors.size > 0 && item.type === 'function_call' && formatErrors.has(item.call_id)) continue;
     if (formatErrors.size > 0 && item.type === 'function_call_output' && formatErrors.has(item.call_id)) {
@@ -141,7 +148,7 @@ export function shapeRequest(
       input.push({ type: 'message', role: 'user', content });
       continue;
     }
-    input.push(...reshapeItem(profile, item));
+    input.push(...reshapeItem(profile, item, toolNames));
   }
   const startup = shape.startup_context;
   if (startup) {
