@@ -10,7 +10,8 @@ import type {
 import type { ModelRequest, WireApi } from '../model/types.js';
 import type { HarnessProfile } from './profile.js';
 import type { ToolResultRendering } from './profile-schema.js';
-import { FORMAT_ERROR_TOOL } from './text-protocol/actions.js';
+import { FORMAT_ERROR_TOOL, INITIAL_SCREEN_CALL_ID } from './text-protocol/actions.js';
+import { applyInstanceTemplate } from './instance-template.js';
 
 export interface ShapeEnvironment {
   now: Date;
@@ -22,6 +23,8 @@ export interface ShapeEnvironment {
   tree?: string;
   /** The wire the request goes out on; selects `extra_body_by_wire`. */
   wire?: WireApi;
+  /** `uname -srvm` for instance templates; the running machine's when unset. */
+  systemInformation?: string;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -125,14 +128,17 @@ function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: Conversatio
 
 /** Returns a new request with the profile's prompt, startup context, limits and extras applied. */
 export function shapeRequest(
-  profile: Pick<HarnessProfile, 'prompt' | 'request'>,
+  profile: Pick<HarnessProfile, 'prompt' | 'request' | 'instanceTemplate'>,
   request: ModelRequest,
   env: ShapeEnvironment,
 ): ModelRequest {
   const shape = profile.request;
   const prompt = renderTemplate(profile.prompt, env, request.model).trimEnd();
-  const instructions = request.instructions ? `${prompt}\n\n${request.instructions}` : prompt;
-  const input: ConversationItem[] = [];
+  const instructions = [prompt, request.instructions].filter((text) => text !== '').join('\n\n');
+  let input: ConversationItem[] = [];
+  // The terminal screen the driver captured before the first reply (Terminus 2) belongs in the
+  // instance template, not in the conversation.
+  let terminalState: string | undefined;
   // A text-protocol format error is not a tool the model knows: the call vanishes and its message
   // goes back as a plain user message, as the originals send it.
   const formatErrors = new Set(
@@ -142,6 +148,10 @@ export function shapeRequest(
     request.input.flatMap((item) => (item.type === 'function_call' || item.type === 'custom_tool_call' ? [[item.call_id, item.name] as const] : [])),
   );
   for (const item of request.input) {
+    if ((item.type === 'function_call' || item.type === 'function_call_output') && item.call_id === INITIAL_SCREEN_CALL_ID) {
+      if (item.type === 'function_call_output') terminalState = typeof item.output === 'string' ? item.output : item.output.map((part) => ('text' in part ? part.text : '')).join('');
+      continue;
+    }
     if (formatErrors.size > 0 && item.type === 'function_call' && formatErrors.has(item.call_id)) continue;
     if (formatErrors.size > 0 && item.type === 'function_call_output' && formatErrors.has(item.call_id)) {
       const content: ContentPart[] = typeof item.output === 'string' ? [{ type: 'input_text', text: item.output }] : item.output;
@@ -149,6 +159,13 @@ export function shapeRequest(
       continue;
     }
     input.push(...reshapeItem(profile, item, toolNames));
+  }
+  if (profile.instanceTemplate !== undefined) {
+    const slots = {
+      ...(env.systemInformation !== undefined ? { systemInformation: env.systemInformation } : {}),
+      ...(terminalState !== undefined ? { terminalState } : {}),
+    };
+    input = applyInstanceTemplate(profile.instanceTemplate, input, slots, (text) => renderTemplate(text, env, request.model));
   }
   const startup = shape.startup_context;
   if (startup) {

@@ -15,7 +15,7 @@ import { startMockProvider, type MockWire } from '../support/mock-provider/index
 import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../support/workspace.js';
 import { requestSnapshot } from './normalize.js';
 import { pool } from './pool.js';
-import { APP_AFTER, APP_BEFORE, PROMPT, SCRIPTS } from './scenario.js';
+import { APP_AFTER, APP_BEFORE, APP_PATCH, PROMPT, SCRIPTS } from './scenario.js';
 
 const limit = pool(2);
 const builtins = listProfileLocations({ builtinDir: builtinProfileDir() });
@@ -77,6 +77,13 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
           expect(body(script.sawRunAt)).toContain('Hello, world!');
           expect(mock.requests.every((request) => request.wire === wire)).toBe(true);
           if (script.echoed) expect(body(script.echoed.at)).toContain(JSON.stringify(script.echoed.text).slice(1, -1));
+          // The confirmation rounds: SWE-agent's review of the first submit, Terminus 2's completion check.
+          if (script.sawReviewAt) {
+            expect(body(script.sawReviewAt)).toContain('Before your changes are submitted, review them:');
+            expect(body(script.sawReviewAt)).toContain(JSON.stringify(`<diff>\n${APP_PATCH}\n</diff>`).slice(1, -1));
+          }
+          for (const text of script.firstRequestHas ?? []) expect(body(1)).toContain(JSON.stringify(text).slice(1, -1));
+          if (script.sawCheckAt) expect(body(script.sawCheckAt)).toContain('Are you sure you want to mark the task as complete?');
 
           const events = jsonLines(run.stdout);
           const messages = events
