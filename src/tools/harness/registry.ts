@@ -24,6 +24,7 @@ import {
 import { createReadMediaTool, createReadTool } from './read.js';
 import { createBashTool, createTaskListTool, createTaskOutputTool, createTaskStopTool } from './shell.js';
 import { createStrReplaceEditorTool } from './str-replace-editor.js';
+import { createSubmitTool } from './submit.js';
 import { createTmuxTool } from './terminal.js';
 import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
@@ -47,6 +48,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['fs.apply_unified_diff', createUnifiedDiffTool],
     ['fs.str_replace_editor', createStrReplaceEditorTool],
     ['terminal.tmux', createTmuxTool],
+    ['swe.submit', createSubmitTool],
     ['plan.todo', createTodoTool],
     ['plan.todo_read', createTodoReadTool],
     ['plan.checklist', createChecklistTool],
