@@ -68,7 +68,8 @@ export function clusterEnd(text: string, index: number): number {
       if (end < text.length) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
       continue;
     }
-    if ((next >= 0x1f3fb && next <= 0x1f3ff) || (next >= 0xe0020 && next <= 0xe007f) || codePointWidth(next) === 0) {
+    // Controls (ESC of an escape sequence, newline) never join a cluster; marks and selectors do.
+    if ((next >= 0x1f3fb && next <= 0x1f3ff) || (next >= 0xe0020 && next <= 0xe007f) || (next >= SIMPLE_LIMIT && codePointWidth(next) === 0)) {
       end += size;
       continue;
     }
