@@ -35,6 +35,13 @@ export const RESET_STYLE = `${CSI}0m`;
 /** Erase from the cursor to the end of the screen / line. */
 export const ERASE_BELOW = `${CSI}J`;
 export const ERASE_LINE_RIGHT = `${CSI}K`;
+/**
+ * Erase from the start of this row to the end of the screen without ever erasing "the whole
+ * screen": tmux (scroll-on-clear, on by default) and some terminals copy the screen into the
+ * scrollback when everything from the top-left corner is erased, which would leave a copy of the
+ * live region in the history. So: erase below from the second column, then the row itself.
+ */
+export const ERASE_ROWS_BELOW = `\r${CSI}C${CSI}J\r${CSI}K`;
 /** Clears the scrollback. Written only by an explicit reflow the user asked for. */
 export const CLEAR_SCROLLBACK = `${CSI}3J`;
 export const CLEAR_SCREEN_HOME = `${CSI}H${CSI}2J`;

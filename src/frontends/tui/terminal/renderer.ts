@@ -14,7 +14,7 @@ import {
   CLEAR_SCROLLBACK,
   CURSOR_HIDE,
   CURSOR_SHOW,
-  ERASE_BELOW,
+  ERASE_ROWS_BELOW,
   ERASE_LINE_RIGHT,
   SYNC_BEGIN,
   SYNC_END,
@@ -89,7 +89,7 @@ export class InlineRenderer {
     }
     // What scrolled off the top cannot be reached; erase what can be.
     offset = Math.min(offset, Math.max(0, this.out.rows - 1));
-    let body = `${cursorUp(offset)}\r${ERASE_BELOW}`;
+    let body = `${cursorUp(offset)}${ERASE_ROWS_BELOW}`;
     this.forget();
     this.drawnColumns = columns;
     this.drawnRows = this.out.rows;
@@ -143,9 +143,9 @@ export class InlineRenderer {
   private eraseLive(): string {
     if (this.lines.length === 0 && this.cursorRow === 0) {
       this.cursorCol = 0;
-      return `\r${ERASE_BELOW}`;
+      return ERASE_ROWS_BELOW;
     }
-    const body = `${this.moveTo(0)}\r${ERASE_BELOW}`;
+    const body = `${this.moveTo(0)}${ERASE_ROWS_BELOW}`;
     this.forget();
     return body;
   }
@@ -173,7 +173,7 @@ export class InlineRenderer {
       body += this.rewrite(row, row < previous.length ? previous[row]! : '', line);
     }
     if (next.length < previous.length) {
-      body += `${this.moveTo(next.length)}\r${ERASE_BELOW}`;
+      body += `${this.moveTo(next.length)}${ERASE_ROWS_BELOW}`;
       this.cursorCol = 0;
     }
     this.lines = [...next];
