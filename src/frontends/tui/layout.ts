@@ -5,7 +5,7 @@
 import type { Composer } from './input/composer.js';
 import type { TuiState } from './state.js';
 import type { Line } from './text/styled.js';
-import { truncateLine } from './text/wrap.js';
+import { overlayCaret, truncateLine } from './text/wrap.js';
 import { renderComposer, renderPopup } from './view/composer-view.js';
 import { renderPlan } from './view/items.js';
 import { renderQueue, renderRunningCommand, renderWorking, spinnerFrame } from './view/live.js';
@@ -51,7 +51,10 @@ export function layoutLive(input: LayoutInput): LiveLayout {
     const popup = composer.popup();
     const composerRows = Math.max(1, Math.min(8, Math.floor(maxRows / 3)));
     const view = renderComposer(composer, width, composerRows);
-    if (maxRows >= 6) bottom.push([{ text: '─'.repeat(width), style: theme.dim }]);
+    // A blank row, not a full-width rule, sets the composer off: a row that fills the width is
+    // the one a terminal re-wraps when it narrows, and a terminal that keeps the cursor's row on a
+    // resize (tmux) pushes such rows into its history where they cannot be erased.
+    if (maxRows >= 6) bottom.push([]);
     cursor = { row: bottom.length + view.cursor.row, col: view.cursor.col };
     bottom.push(...view.lines);
     if (popup) bottom.push(...renderPopup(popup, width, Math.max(1, Math.min(8, maxRows - bottom.length - 2))));
@@ -88,6 +91,7 @@ export function layoutLive(input: LayoutInput): LiveLayout {
   if (lines.length > maxRows) lines = lines.slice(lines.length - maxRows);
   const offset = lines.length - bottom.length;
   const placed = cursor ? { row: Math.max(0, Math.min(lines.length - 1, cursor.row + offset)), col: cursor.col } : undefined;
+  if (placed) lines[placed.row] = overlayCaret(lines[placed.row]!, Math.min(placed.col, width - 1));
   return { lines, ...(placed ? { cursor: placed } : {}) };
 }
 
@@ -95,7 +99,7 @@ function layoutPlain(input: LayoutInput, width: number): LiveLayout {
   const modal = input.state.approvals[0];
   if (modal) {
     const typed = modal.feedback ? modal.feedback.text.replace(/\n/g, ' ') : '';
-    const question = modal.feedback ? `what should it do instead? ${typed}` : 'approve? [y]es once / [a]lways / [n]o / [s]top: ';
+    const question = modal.feedback ? `what should it do instead? ${typed}` : 'answer [y/a/n/s]: ';
     return { lines: [[{ text: question }]], cursor: { row: 0, col: Math.min(width - 1, question.length) } };
   }
   const view = renderComposer(input.composer, width, 1);

@@ -80,13 +80,9 @@ export class InlineRenderer {
    */
   resize(live: LiveFrame): void {
     const columns = Math.max(1, this.out.columns);
+    // The cursor is parked on the last row at column 0: the rows above it are what it moved past.
     let offset = 0;
-    if (columns < this.drawnColumns) {
-      for (let row = 0; row < this.cursorRow; row++) offset += rowsAt(this.widths[row] ?? 0, columns);
-      offset += Math.floor(Math.min(this.cursorCol, this.widths[this.cursorRow] ?? 0) / columns);
-    } else {
-      offset = this.cursorRow;
-    }
+    for (let row = 0; row < this.cursorRow; row++) offset += columns < this.drawnColumns ? rowsAt(this.widths[row] ?? 0, columns) : 1;
     // What scrolled off the top cannot be reached; erase what can be.
     offset = Math.min(offset, Math.max(0, this.out.rows - 1));
     let body = `${cursorUp(offset)}${ERASE_ROWS_BELOW}`;
@@ -208,17 +204,18 @@ export class InlineRenderer {
     return delta > 0 ? '\n'.repeat(delta) : '';
   }
 
-  private placeCursor(cursor: LiveFrame['cursor'], nothingElse: boolean): string {
-    if (!cursor) {
-      if (!this.cursorShown) return '';
-      this.cursorShown = false;
-      return CURSOR_HIDE;
-    }
-    if (nothingElse && this.cursorShown && cursor.row === this.cursorRow && cursor.col === this.cursorCol) return '';
-    const row = Math.min(cursor.row, Math.max(0, this.lines.length - 1));
-    const body = `${this.moveTo(row)}\r${cursorForward(cursor.col)}${this.cursorShown ? '' : CURSOR_SHOW}`;
-    this.cursorCol = cursor.col;
-    this.cursorShown = true;
+  /**
+   * The hardware cursor is parked at the start of the live region's last row, hidden (the caret
+   * is drawn as a cell). On a resize, terminals that reflow move the cursor with its cell, and
+   * xterm.js moves it by every row the reflow added; both agree only for a cursor on the last
+   * row, which is what makes `resize` able to find the live region again.
+   */
+  private placeCursor(_cursor: LiveFrame['cursor'], nothingElse: boolean): string {
+    const row = Math.max(0, this.lines.length - 1);
+    if (nothingElse && !this.cursorShown && row === this.cursorRow && this.cursorCol === 0) return '';
+    const body = `${this.moveTo(row)}\r${this.cursorShown ? CURSOR_HIDE : ''}`;
+    this.cursorCol = 0;
+    this.cursorShown = false;
     return body;
   }
 }

@@ -166,5 +166,48 @@ export function truncateLine(line: Line, columns: number): Line {
     const shorter = last.text.slice(0, -1);
     if (shorter !== '') head.push(withText(last, shorter));
   }
+  // No space before the ellipsis: "run it…", not "run it …".
+  while (head.length > 0 && /\s$/.test(head[head.length - 1]!.text)) {
+    const last = head.pop()!;
+    const trimmed = last.text.trimEnd();
+    if (trimmed !== '') {
+      head.push(withText(last, trimmed));
+      break;
+    }
+  }
   return [...head, { text: '…', style: { dim: true } }];
+}
+
+/**
+ * The caret drawn into a line: the cluster at cell `col` in inverse video (a space past the end).
+ * The hardware cursor is not used for it: it stays parked on the live region's last row, the one
+ * place every terminal keeps it consistently when it reflows on a resize.
+ */
+export function overlayCaret(line: Line, col: number): Line {
+  const out: Span[] = [];
+  let at = 0;
+  let placed = false;
+  for (const part of line) {
+    if (placed) {
+      out.push(part);
+      continue;
+    }
+    let index = 0;
+    while (index < part.text.length) {
+      const end = clusterEnd(part.text, index);
+      const width = clusterWidth(part.text, index, end);
+      if (at === col || (at < col && at + width > col)) {
+        if (index > 0) out.push(withText(part, part.text.slice(0, index)));
+        out.push({ text: part.text.slice(index, end), style: { ...part.style, inverse: !part.style?.inverse } });
+        if (end < part.text.length) out.push(withText(part, part.text.slice(end)));
+        placed = true;
+        break;
+      }
+      at += width;
+      index = end;
+    }
+    if (!placed) out.push(part);
+  }
+  if (!placed) out.push({ text: ' '.repeat(Math.max(0, col - at)) }, { text: ' ', style: { inverse: true } });
+  return out;
 }

@@ -61,10 +61,10 @@ export class XtermTerminal implements TuiTerminal {
     return this.term.buffer.active;
   }
 
-  /** The visible rows, trailing spaces removed. */
+  /** The visible rows, trailing spaces removed (the drawn caret is an inverse space). */
   screen(): string[] {
     const rows: string[] = [];
-    for (let row = 0; row < this.term.rows; row++) rows.push(this.buffer.getLine(this.buffer.baseY + row)?.translateToString(true) ?? '');
+    for (let row = 0; row < this.term.rows; row++) rows.push((this.buffer.getLine(this.buffer.baseY + row)?.translateToString(true) ?? '').trimEnd());
     return rows;
   }
 
@@ -91,6 +91,7 @@ export class XtermTerminal implements TuiTerminal {
       if (line.isWrapped && out.length > 0) out[out.length - 1] += text;
       else out.push(text);
     }
+    for (let index = 0; index < out.length; index++) out[index] = out[index]!.trimEnd();
     while (out.length > 0 && out[out.length - 1] === '') out.pop();
     return out;
   }
