@@ -172,6 +172,11 @@ export class TuiApp {
     if (next) this.send(next.input);
   }
 
+  /** Input bytes waiting to be understood (a lone ESC until its timeout). */
+  get inputPending(): boolean {
+    return this.parser.pending;
+  }
+
   handleInput(data: string): void {
     this.escapeTimer?.cancel();
     this.escapeTimer = undefined;

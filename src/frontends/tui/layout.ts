@@ -49,7 +49,7 @@ export function layoutLive(input: LayoutInput): LiveLayout {
   } else {
     if (input.banner) bottom.push(truncateLine([{ text: input.banner, style: theme.warning }], width));
     const popup = composer.popup();
-    const composerRows = Math.max(1, Math.min(8, Math.floor(maxRows / 3)));
+    const composerRows = Math.max(1, Math.min(10, Math.floor(maxRows / 2)));
     const view = renderComposer(composer, width, composerRows);
     // A blank row, not a full-width rule, sets the composer off: a row that fills the width is
     // the one a terminal re-wraps when it narrows, and a terminal that keeps the cursor's row on a

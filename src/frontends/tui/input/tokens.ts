@@ -46,11 +46,21 @@ export class TokenStore {
   expand(text: string): UserInput {
     const images: string[] = [];
     let out = '';
+    let skipSpace = false;
     for (const char of text) {
       const token = this.tokens.get(char);
+      if (skipSpace && char === ' ') {
+        skipSpace = false;
+        continue;
+      }
+      skipSpace = false;
       if (!token) out += char;
       else if (token.kind === 'paste') out += token.text;
-      else images.push(token.path);
+      else {
+        images.push(token.path);
+        // The space completion put after the image's label goes with it.
+        skipSpace = true;
+      }
     }
     return images.length > 0 ? { text: out, images } : { text: out };
   }

@@ -56,12 +56,13 @@ export class FakePort implements SessionPort {
 
   /** Resolves when every emitted event was consumed and the TUI waits for the next. */
   drained(): Promise<void> {
-    if (this.queue.length === 0 && this.waiting) return Promise.resolve();
+    if (this.queue.length === 0 && (this.waiting || this.ended)) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
   end(): void {
     this.ended = true;
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.({ value: undefined, done: true });
