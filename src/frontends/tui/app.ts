@@ -3,7 +3,7 @@
 // of keys or a fast stream costs one frame, and nothing is drawn while nothing changes (no timer
 // runs when idle: the spinner ticks only while something is in progress).
 import type { UserInput } from '../../protocol/index.js';
-import { looksLikeCommand } from './commands.js';
+import { LOCAL_COMMANDS, looksLikeCommand } from './commands.js';
 import { Composer } from './input/composer.js';
 import { FileIndex } from './input/file-index.js';
 import { KeyParser, type InputEvent } from './input/keys.js';
@@ -28,7 +28,6 @@ import { serialize, type Capabilities } from './text/styled.js';
 import { loadHighlighter } from './view/highlighter.js';
 import { SPINNER_INTERVAL_MS } from './view/live.js';
 import type { Pager } from './view/pager.js';
-import { LOCAL_COMMANDS } from './commands.js';
 import { handleKey } from './keymap.js';
 import { runSlashCommand } from './slash.js';
 import { openPager, renderTranscript } from './transcript-view.js';

@@ -8,23 +8,13 @@ import type { TextBuffer } from './editor.js';
 import { indexAt, layoutRows, locate, type ClusterWidth, type ComposerRow } from './composer-layout.js';
 import { InputHistory } from './history.js';
 import { isImagePath, type FileIndex } from './file-index.js';
+import { commandAt, computePopup, mentionAt } from './completion.js';
 import type { InputEvent, KeyEvent } from './keys.js';
 import { TokenStore, isTokenChar, wantsPlaceholder } from './tokens.js';
 import { textWidth } from '../text/width.js';
 
-export interface PopupItem {
-  /** What is inserted (a command name, a path). */
-  value: string;
-  description?: string;
-}
-
-export interface Popup {
-  kind: 'command' | 'file';
-  items: PopupItem[];
-  selected: number;
-  /** The file list is still being read. */
-  loading: boolean;
-}
+export type { Popup, PopupItem } from './completion.js';
+import type { Popup } from './completion.js';
 
 export interface ComposerOptions {
   history?: readonly string[];
@@ -318,21 +308,12 @@ export class Composer {
 
   // ---- completion popups
 
-  /** The `@word` being typed at the cursor, if any. */
   mentionAtCursor(): { start: number; query: string } | undefined {
-    const before = this.buffer.text.slice(0, this.buffer.cursor);
-    const match = /(?:^|\s)@([^\s@]*)$/.exec(before);
-    if (!match) return undefined;
-    return { start: this.buffer.cursor - match[1]!.length - 1, query: match[1]! };
+    return mentionAt(this.buffer);
   }
 
-  /** The `/command` being typed (only as the first word of the first line). */
   commandAtCursor(): { query: string } | undefined {
-    const text = this.buffer.text;
-    if (!text.startsWith('/')) return undefined;
-    const word = /^\/(\S*)/.exec(text)![1]!;
-    if (this.buffer.cursor > word.length + 1 || text.includes('\n')) return undefined;
-    return { query: word };
+    return commandAt(this.buffer);
   }
 
   popup(): Popup | undefined {
@@ -344,33 +325,10 @@ export class Composer {
       this.popupKey = key;
       this.popupSelected = 0;
     }
-    if (this.cachedPopup?.key !== key) this.cachedPopup = { key, popup: this.computePopup(command, mention) };
+    if (this.cachedPopup?.key !== key) this.cachedPopup = { key, popup: computePopup(command, mention, this.options.commands, this.options.files) };
     const popup = this.cachedPopup.popup;
     if (!popup) return undefined;
     return { ...popup, selected: Math.min(this.popupSelected, Math.max(0, popup.items.length - 1)) };
-  }
-
-  private computePopup(command: { query: string } | undefined, mention: { start: number; query: string } | undefined): Popup | undefined {
-    if (command) {
-      const query = command.query.toLowerCase();
-      const items = this.options
-        .commands()
-        .filter((spec) => spec.name.toLowerCase().startsWith(query))
-        .map((spec) => ({ value: spec.name, description: spec.args ? `${spec.args}  ${spec.description}` : spec.description }));
-      // A complete command name with nothing else to offer needs no popup.
-      if (items.length === 0 || (items.length === 1 && items[0]!.value === command.query)) return undefined;
-      return { kind: 'command', items, selected: 0, loading: false };
-    }
-    if (mention && this.options.files) {
-      const files = this.options.files;
-      if (!files.ready) {
-        void files.load();
-        return { kind: 'file', items: [], selected: 0, loading: true };
-      }
-      const items = files.search(mention.query).map((path) => ({ value: path }));
-      return items.length > 0 ? { kind: 'file', items, selected: 0, loading: false } : undefined;
-    }
-    return undefined;
   }
 
   movePopup(delta: number): void {

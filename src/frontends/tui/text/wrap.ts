@@ -44,8 +44,8 @@ function tokenize(line: Line): Token[] {
   return tokens;
 }
 
-/** Splits styled parts after `columns` cells (at least one cluster, so progress is guaranteed). */
-function splitParts(parts: Span[], columns: number): [Span[], Span[], number] {
+/** Splits styled parts after `columns` cells; `force` takes one cluster even if it does not fit. */
+function splitParts(parts: Span[], columns: number, force = true): [Span[], Span[], number] {
   const head: Span[] = [];
   let used = 0;
   for (let p = 0; p < parts.length; p++) {
@@ -54,7 +54,7 @@ function splitParts(parts: Span[], columns: number): [Span[], Span[], number] {
     while (at < part.text.length) {
       const end = clusterEnd(part.text, at);
       const w = clusterWidth(part.text, at, end);
-      if (used + w > columns && (used > 0 || at > 0)) {
+      if (used + w > columns && (used > 0 || at > 0 || !force)) {
         if (at > 0) head.push(withText(part, part.text.slice(0, at)));
         const tail = [withText(part, part.text.slice(at)), ...parts.slice(p + 1)];
         return [head, tail, used];
@@ -141,7 +141,17 @@ export function wrap(line: Line, options: WrapOptions): Line[] {
       newLine();
     }
     while (remaining.length > 0) {
-      const [head, tail, used] = splitParts(remaining, width - currentWidth);
+      // Only an empty line takes a cluster that does not fit (a wide one at width 1).
+      const [head, tail, used] = splitParts(remaining, width - currentWidth, currentWidth === 0);
+      if (head.length === 0) {
+        newLine();
+        // A hanging indent that leaves no room for the next character goes.
+        if (restWidth > 0 && lineWidth(remaining.slice(0, 1)) > 0 && splitParts(remaining, width - restWidth, false)[0].length === 0) {
+          current = [];
+          currentWidth = 0;
+        }
+        continue;
+      }
       current.push(...head);
       currentWidth += used;
       hasWord = true;
