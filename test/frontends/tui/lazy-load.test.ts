@@ -17,7 +17,7 @@ register('data:text/javascript,' + encodeURIComponent(
 `;
 
 /** Markers that only the TUI's code contains. */
-const TUI_MARKERS = ['class TuiApp', 'class InlineRenderer', 'eastAsianWidth', 'registerLanguage'];
+const TUI_MARKERS = ['TuiApp', 'InlineRenderer', 'eastAsianWidth', 'registerLanguage'];
 
 let mock: MockProvider;
 beforeAll(async () => {
