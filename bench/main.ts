@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox, mcp), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox, mcp, tui), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -16,10 +16,11 @@ import { benchPatch } from './patch.js';
 import { readPrevious, renderTable, saveResults, verdict, type Metric } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
+import { benchTui } from './tui.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox', 'mcp'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox', 'mcp', 'tui'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -134,6 +135,10 @@ async function main(): Promise<number> {
     if (options.only.has('mcp')) {
       log('mcp: 5 stdio servers started together, tools/call overhead...');
       metrics.push(...(await runOptional('mcp', ['benchMcpStart', 'benchMcpCallOverhead'], log)));
+    }
+    if (options.only.has('tui')) {
+      log('tui: first frame, keystroke -> screen with a 10k-item transcript, bytes per key, idle CPU, typing during a fast stream...');
+      metrics.push(...(await benchTui(env, options.runs)));
     }
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command...');

@@ -17,6 +17,7 @@ import { registerExecpolicy } from './commands/execpolicy.js';
 import { registerDemo } from './commands/demo.js';
 import { registerHarness } from './commands/harness.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerTuiDemo } from './commands/tui-demo.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -110,6 +111,7 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerExecpolicy(program);
   registerDemo(program);
+  registerTuiDemo(program);
 
   // `rig [prompt...]`: run a task like `rig exec`; with no API key configured, the offline demo.
   addCommonOptions(program)
