@@ -57,8 +57,8 @@ export const FORCE_PUSHES: readonly string[] = [
   'git -c remote.origin.push=+refs/heads/main:refs/heads/main push origin',
   'git send-pack --force {R} main',
   'git push --mirror {R}',
-  'git push {R} --delete main',
-  'git push {R} :main',
+  'git push {R} --delete doomed',
+  'git push {R} :doomed',
 ];
 
 /** Other members of the dangerous families, as argv (direct or through a shell). */
