@@ -12,22 +12,26 @@ export interface CommandClassification {
   dangerReason?: string;
 }
 
-/** A reader that tries the cheap reader first, then `bash` (null: scripts that need it are unreadable). */
-export function scriptReader(bash: BashParser | null): ScriptReader {
+/**
+ * A reader that tries the cheap reader first, then `bash` (null: scripts that need it are
+ * unreadable). `cheapFirst: false` sends every script to tree-sitter (for measuring the difference).
+ */
+export function scriptReader(bash: BashParser | null, options: { cheapFirst?: boolean } = {}): ScriptReader {
+  const cheapFirst = options.cheapFirst ?? true;
   // One command is read by the rules and by the classifier: parse each script once.
   const seen = new Map<string, ScriptSyntax | null>();
   return {
     read(script: string): ScriptSyntax | null {
       if (seen.has(script)) return seen.get(script)!;
-      const syntax = readScript(script, bash);
+      const syntax = readScript(script, bash, cheapFirst);
       if (seen.size < 32) seen.set(script, syntax);
       return syntax;
     },
   };
 }
 
-function readScript(script: string, bash: BashParser | null): ScriptSyntax | null {
-  const simple = readSimpleScript(script);
+function readScript(script: string, bash: BashParser | null, cheapFirst: boolean): ScriptSyntax | null {
+  const simple = cheapFirst || bash === null ? readSimpleScript(script) : null;
   if (simple !== null || bash === null) return simple;
   if (!script.includes('\\\n')) return bash.readScript(script);
   // tree-sitter takes a backslash-newline inside a word for a word break, bash joins the word:
