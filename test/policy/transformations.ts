@@ -135,3 +135,21 @@ export function build({ words, quoting, slot, wrapper, shell }: Combination): st
 export function describe({ words, quoting, slot, wrapper, shell }: Combination): string {
   return `${JSON.stringify(words)} quoting=${quoting.name}@${slot} wrapper=${wrapper.name} shell=${shell.name}`;
 }
+
+/**
+ * Shell constructs that run the script X somewhere inside them (X is a single command without
+ * quotes). Nested into each other, they make the differential check's scripts.
+ */
+export const CONSTRUCTS: readonly string[] = [
+  'X', '(X)', '{ X; }', 'if true; then X; fi', 'if false; then :; else X; fi', 'while true; do X; break; done',
+  'until false; do X; break; done', 'for i in 1; do X; done', 'for ((i=0;i<1;i++)); do X; done', 'case a in a) X;; esac',
+  'f() { X; }; f', 'function g { X; }; g', 'echo "$(X)"', 'echo `X`', ': $(X)', 'v=$(X)', 'export w=$(X)', 'cat <(X)',
+  'echo > >(X)', 'true && X', 'false || X', '! X', 'X &\nwait', 'X | cat', 'cat /dev/null | X', 'trap "X" EXIT',
+  'eval "X"', '[[ -n $(X) ]]', 'echo ${u:-$(X)}', 'echo "${u:-$(X)}"', 'echo $(( $(X) + 1 ))', 'coproc X\nwait',
+  'time X', 'exec 3< <(X)', 'read r < <(X)', 'declare -a arr=($(X))', 'arr=( $(X) )', '[ -n "$(X)" ]',
+  'x=1; : ${x:+$(X)}', 'bash -c "X"', 'sh -c "X"', 'echo "X" | bash', 'bash <<< "X"', 'bash <<EOF\nX\nEOF',
+  "bash <<'EOF'\nX\nEOF", 'cat <<EOF\n$(X)\nEOF', 'xargs -I{} X <<< y', 'find . -maxdepth 0 -exec X \\;',
+  'command X', 'exec X', 'nohup X', 'timeout 5 X', 'env X', 'nice X', 'builtin eval "X"', '. /dev/stdin <<< "X"',
+  'source <(echo "X")', 'if X; then :; fi', 'while X; do break; done', 'case $(X) in *) :;; esac',
+  'printf -v p %s "$(X)"', 'alias q="X"\nshopt -s expand_aliases\nq', 'a=(1); echo ${a[$(X)]}',
+];
