@@ -10,7 +10,7 @@ import { DANGEROUS_REASONS, FORK_BOMB, familyDanger, isFamily, type Inside } fro
 import type { RepoSite } from './git-repo.js';
 import { hasSafeRule, isSafeInvocation, isTrustedProgram, type SafetyPlatform } from './safe-commands.js';
 import type { CommandInput, ScriptReader, ShellCommand } from './script-syntax.js';
-import { isLiteral, literal, literalValues, programName, type ShellWord } from './shell-word.js';
+import { isLiteral, literal, literalValues, programName, unknownWord, type ShellWord } from './shell-word.js';
 import { innerCommand, isWrapper } from './wrappers.js';
 
 /** How many wrappers (sudo, env, nested shells, ...) are looked through; deeper counts as dangerous. */
@@ -274,6 +274,8 @@ function producedText(command: ShellCommand): string | null {
       if (args[0].includes('n')) newline = false;
       args.shift();
     }
+    // dash's echo expands backslash escapes where bash's does not: only backslash-free text is certain.
+    if (args.some((arg) => arg.includes('\\'))) return null;
     return args.join(' ') + (newline ? '\n' : '');
   }
   if (program === 'printf' && args.length === 1 && !/[%\\]/.test(args[0]!)) return args[0]!;
@@ -320,7 +322,7 @@ function script(text: string, stdin: Stdin, state: State): ScriptVerdict {
     found ??= verdict.danger;
     if (plain) cwds = afterCd(command, cwds, state.options.env ?? process.env);
   }
-  found ??= lexicalDanger(text, syntax.heredocRows ?? []);
+  found ??= lexicalDanger(text, syntax.heredocRows ?? [], state);
   found ??= syntax.opaque !== undefined ? DANGEROUS_REASONS.unreadable : undefined;
   const safe = plain && parts.every((part) => part.safe);
   return { safe, ...(found !== undefined ? { danger: found } : {}), ...(plain ? { parts } : {}) };
@@ -328,27 +330,37 @@ function script(text: string, stdin: Stdin, state: State): ScriptVerdict {
 
 /**
  * A second look that does not trust the parser: each stretch of the text between separators, with
- * quotes and backslashes dropped, read as a command. A dangerous-family command found this way
- * counts even where the parse saw a string (tree-sitter misreads some heredocs and continuations).
- * It only ever adds a danger; heredoc bodies (data, unless fed to a shell, which reads them itself) are skipped.
+ * quotes and backslashes dropped, read as a command (words holding `$` or a backquote count as
+ * unknown). A dangerous-family command found this way counts even where the parse saw a string:
+ * tree-sitter misreads some heredocs and continuations, and bash turns strings into code in
+ * arithmetic (`x='a[$(rm -rf y)]'; : $((x))`). It only ever adds a danger, and only a family's
+ * own (not "unknown program", which text in strings would raise all the time). Heredoc bodies are
+ * skipped: they are data, unless fed to a shell, which reads them itself.
  */
-function lexicalDanger(text: string, heredocRows: readonly number[]): string | undefined {
+function lexicalDanger(text: string, heredocRows: readonly number[], state: State): string | undefined {
   const code = text
     .split('\n')
     .filter((_, row) => !heredocRows.includes(row))
     .join('\n')
     .replace(/\\\n/g, '');
-  const none: Inside = { command: () => undefined, script: () => undefined };
   for (const segment of code.split(/[;&|()\n`{}]|\$\(/)) {
     const words = segment.split(/[ \t]+/).map((word) => word.replace(/['"\\]/g, '')).filter((word) => word !== '');
-    while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift();
+    while (words.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!) || LEADING_KEYWORDS.has(words[0]!))) words.shift();
     const name = words[0] === undefined ? undefined : path.basename(words[0]);
-    if (name === undefined || !isFamily(name)) continue;
-    const reason = familyDanger(name, { words: words.map((word) => literal(word)), assignments: [] }, none);
-    if (reason !== undefined) return reason;
+    if (name === undefined || !(isFamily(name) || isWrapper(name))) continue;
+    const read = words.map((word) => (/[$`]/.test(word) ? unknownWord(word, false) : literal(word)));
+    const reason = invocation(read, [], 'empty', deeper(state)).danger;
+    if (reason !== undefined && FAMILY_REASONS.has(reason)) return reason;
   }
   return undefined;
 }
+
+const LEADING_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', 'time', 'coproc', 'exec', 'command', 'builtin']);
+const FAMILY_REASONS = new Set<string>(
+  Object.entries(DANGEROUS_REASONS)
+    .filter(([key]) => !['unknownProgram', 'unknownCode', 'unreadable', 'tooDeep'].includes(key))
+    .map(([, reason]) => reason),
+);
 
 /** Where the next command may start after this one, if it is a `cd` (it may fail, so the old place stays possible). */
 function afterCd(command: ShellCommand, cwds: readonly string[] | null, env: Readonly<Record<string, string | undefined>>): readonly string[] | null {

@@ -148,12 +148,12 @@ describe('whatever bash runs, the classifier has seen (differential check agains
   // bash runs each script with a harmless `rm` first on PATH that only records its arguments; every
   // script in which it ran as a recursive or forced removal must have been classified dangerous.
   // Constructs are nested two deep.
-  it('nested constructs around rm -rf, and around rm -r$F with F set before', () => {
+  it('nested constructs around rm -rf written several ways', () => {
     const bin = path.join(repo, 'fake-bin');
     const log = path.join(repo, 'rm-ran.log');
     fs.mkdirSync(bin, { recursive: true });
     fs.writeFileSync(path.join(bin, 'rm'), '#!/bin/sh\necho "$CASE $*" >> "$RM_LOG"\necho RAN\n', { mode: 0o755 });
-    const inners = ['rm -rf victim', 'F=f; rm -r$F victim'];
+    const inners = ['rm -rf victim', 'F=f; rm -r$F victim', 'rm --rec --fo victim', 'O=-rf; command rm $O victim', 'r\\m -r\\f victim', 'echo victim | xargs rm -r'];
     const scripts: string[] = [];
     fc.assert(
       fc.property(fc.constantFrom(...CONSTRUCTS), fc.constantFrom(...CONSTRUCTS), fc.constantFrom(...inners), (outer, inner, command) => {

@@ -152,4 +152,5 @@ export const CONSTRUCTS: readonly string[] = [
   'command X', 'exec X', 'nohup X', 'timeout 5 X', 'env X', 'nice X', 'builtin eval "X"', '. /dev/stdin <<< "X"',
   'source <(echo "X")', 'if X; then :; fi', 'while X; do break; done', 'case $(X) in *) :;; esac',
   'printf -v p %s "$(X)"', 'alias q="X"\nshopt -s expand_aliases\nq', 'a=(1); echo ${a[$(X)]}',
+  "v='a[$(X)]'; : $((v))", "declare -i n; n='a[$(X)]'", "[[ 'a[$(X)]' -eq 0 ]]",
 ];
