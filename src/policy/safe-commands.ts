@@ -5,6 +5,7 @@
 // (see git-repo.ts) and pages through `less` on a terminal, and a program counts only when it is
 // found on PATH or in a system directory, never a binary of the same name elsewhere.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { gitRunsOnlyItself, type RepoSite } from './git-repo.js';
 
@@ -75,10 +76,50 @@ export function hasSafeRule(name: string): boolean {
   return ALWAYS_SAFE.has(name) || LINUX_ONLY_SAFE.has(name) || ['uniq', 'base64', 'find', 'rg', 'sed', 'git'].includes(name);
 }
 
+/**
+ * isTrustedProgram, and for a bare name also where PATH finds it: no directory searched before it
+ * may be one a command could write (the model could put an `ls` there), nor relative (the cwd).
+ * Checked only when the site says what is writable.
+ */
+export function resolvesToTrustedProgram(program: string, repo: RepoSite, trusted: readonly string[] = []): boolean {
+  if (!isTrustedProgram(program, trusted)) return false;
+  const canWrite = repo.canWrite;
+  if (program.includes('/') || canWrite === undefined) return true;
+  // Without PATH, shells search their built-in default.
+  for (const dir of (repo.env['PATH'] || '/usr/local/bin:/usr/bin:/bin').split(':')) {
+    if (dir === '' || !path.isAbsolute(dir)) return false;
+    if (canWrite(path.join(dir, '.rig-write-probe')) && writableByUser(dir)) return false;
+    if (isExecutable(path.join(dir, program))) return true;
+  }
+  return true;
+}
+
+/** The user's own permissions still apply without a sandbox (danger-full-access): /usr/bin stays root's. */
+function writableByUser(dir: string): boolean {
+  for (let current = dir; ; current = path.dirname(current)) {
+    try {
+      fs.accessSync(current, fs.constants.W_OK);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    }
+    if (path.dirname(current) === current) return false;
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether this literal argv, run directly (no shell), is a known read-only command where it runs. */
 export function isSafeInvocation(argv: readonly string[], site: SafeSite): boolean {
   const program = argv[0];
-  if (program === undefined || !isTrustedProgram(program)) return false;
+  if (program === undefined || !resolvesToTrustedProgram(program, site.repo)) return false;
   const name = executableName(program);
   const args = argv.slice(1);
   if (ALWAYS_SAFE.has(name)) return true;

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { DANGEROUS_REASONS, FORK_BOMB, familyDanger, isFamily, type Inside } from './danger-families.js';
 import type { RepoSite } from './git-repo.js';
-import { hasSafeRule, isSafeInvocation, isTrustedProgram, type SafetyPlatform } from './safe-commands.js';
+import { hasSafeRule, isSafeInvocation, isTrustedProgram, resolvesToTrustedProgram, type SafetyPlatform } from './safe-commands.js';
 import type { CommandInput, ScriptReader, ShellCommand } from './script-syntax.js';
 import { isLiteral, literal, literalValues, programName, unknownWord, type ShellWord } from './shell-word.js';
 import { innerCommand, isWrapper } from './wrappers.js';
@@ -217,7 +217,8 @@ function shell(name: string, words: readonly ShellWord[], assignments: ShellComm
       const verdict = script(mode.script.value, stdin, deeper(state));
       // Known safe only in the form Codex accepts: `bash|zsh|sh -c|-lc SCRIPT` with a real shell.
       const flag = words[1]?.value;
-      const qualifies = trusted && SAFE_SHELLS.has(name) && words.length === 3 && (flag === '-c' || flag === '-lc') && assignments.length === 0;
+      const qualifies =
+        trusted && SAFE_SHELLS.has(name) && words.length === 3 && (flag === '-c' || flag === '-lc') && assignments.length === 0 && shellResolves(words[0]!, state);
       if (qualifies) return verdict;
       return { ...noSafe(verdict), ...(verdict.parts ? { parts: verdict.parts.map((part) => ({ ...part, safe: false })) } : {}) };
     }
@@ -228,6 +229,14 @@ function shell(name: string, words: readonly ShellWord[], assignments: ShellComm
     case 'unknown':
       return danger(DANGEROUS_REASONS.unknownCode);
   }
+}
+
+/** A bare shell name must also be found on PATH where no command could have put one. */
+function shellResolves(word: ShellWord, state: State): boolean {
+  if (!state.wantSafe || !isLiteral(word)) return false;
+  const { options } = state;
+  const repo: RepoSite = { env: options.env ?? process.env, ...(options.canWrite ? { canWrite: options.canWrite } : {}) };
+  return resolvesToTrustedProgram(word.value, repo, options.trustedShells);
 }
 
 const READS_INPUT = /^\/(dev\/(stdin|fd\/0|tty)|proc\/(self|thread-self|\d+)\/fd\/0)$/;

@@ -92,6 +92,25 @@ describe('isSafeToCallWithExec', () => {
   });
 });
 
+describe('a bare program name counts only where PATH finds the real one', () => {
+  it('is not safe when PATH searches a directory commands can write (or the cwd) before finding it', () => {
+    const planted = path.join(base, 'planted-bin');
+    fs.mkdirSync(planted, { recursive: true });
+    fs.writeFileSync(path.join(planted, 'ls'), '#!/bin/sh\n', { mode: 0o755 });
+    const inPlanted = (p: string) => p.startsWith(planted);
+    const at = (PATH: string, canWrite: (p: string) => boolean = () => false) => isSafeToCallWithExec(['ls'], { ...linux, env: { ...linux.env, PATH }, canWrite });
+    expect(at(`/usr/bin:/bin`)).toBe(true);
+    expect(at(`${planted}:/usr/bin:/bin`, inPlanted)).toBe(false);
+    // Even before anything is planted there: a command could put one in later.
+    expect(at(`${path.join(base, 'empty-bin')}:/usr/bin:/bin`, (p) => p.startsWith(path.join(base, 'empty-bin')))).toBe(false);
+    expect(at(`.:/usr/bin:/bin`)).toBe(false);
+    expect(at(`/usr/bin::/bin`)).toBe(true);
+    expect(at(`::/usr/bin`)).toBe(false);
+    // A directory the user cannot write is not the model's, even without a sandbox (root can write it).
+    expect(at(`/usr/bin:/bin`, () => true)).toBe(process.getuid?.() !== 0);
+  });
+});
+
 describe('read-only git in a repository that would run a program', () => {
   const status = (cwd: string, extra: Partial<typeof linux> = {}) => isSafeToCallWithExec(['git', 'status'], { ...linux, cwd, ...extra });
 

@@ -71,10 +71,10 @@ interface Call {
 }
 
 /** One `rig exec --json` run in which the model makes these exec_command calls in turn. */
-async function session(policy: 'never' | 'untrusted', calls: readonly Call[], extraArgs: string[] = []) {
+async function session(policy: 'never' | 'untrusted', calls: readonly Call[], extraArgs: string[] = [], env: Record<string, string> = {}) {
   mock.enqueue(...calls.map((call) => ({ toolCalls: [{ name: 'exec_command', arguments: { ...call } }] })), { text: 'done' });
   const before = mock.requests.length;
-  const run = await runRig(['exec', '--json', '--harness', 'native', '-s', 'workspace-write', '-a', policy, ...extraArgs, 'go'], { cwd: ws, home });
+  const run = await runRig(['exec', '--json', '--harness', 'native', '-s', 'workspace-write', '-a', policy, ...extraArgs, 'go'], { cwd: ws, home, env });
   expect(run.code, run.stderr).toBe(0);
   const items = jsonLines(run.stdout)
     .filter((event) => event['type'] === 'item.completed')
@@ -167,5 +167,20 @@ describe('under -a untrusted, "known safe" tricks are not auto-approved', () => 
     for (const mark of ['pwned-by-bare-config', 'pwned-by-nested-config', 'pwned-by-fake-bash']) expect(fs.existsSync(path.join(ws, mark)), mark).toBe(false);
     // Genuinely read-only commands still run without asking.
     for (const item of items.slice(tricks.length)) expect([item.command, item.status]).toEqual([item.command, 'completed']);
+  });
+});
+
+describe('under -a untrusted, a program is the real one only if PATH finds it where commands cannot write', () => {
+  it('an ls planted in a workspace directory that is first on PATH is not auto-approved', async () => {
+    const bin = path.join(ws, 'node_modules', '.bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'ls'), `#!/bin/sh\ntouch ${path.join(ws, 'pwned-by-planted-ls')}\n`, { mode: 0o755 });
+    const items = await session('untrusted', [{ cmd: 'ls' }, { cmd: 'cat README.md' }], [], { PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}` });
+    for (const item of items) {
+      attempts++;
+      expect(item.status, item.command).toBe('declined');
+      blocked++;
+    }
+    expect(fs.existsSync(path.join(ws, 'pwned-by-planted-ls'))).toBe(false);
   });
 });
