@@ -99,8 +99,6 @@ export function unquotedChars(text: string): WordChar[] {
 }
 
 const GLOB_CHARS = new Set(['*', '?', '[']);
-// zsh's extended globbing and history characters; `=cmd` is expanded by zsh, `~` by every shell.
-const UNSURE_CHARS = new Set(['^', '!', '#']);
 
 /**
  * Builds a word from a sequence of parts: characters (quoted ones inactive) and unknown pieces.
@@ -110,7 +108,6 @@ export function composeWord(text: string, parts: readonly (WordChar | { unknown:
   const chars: WordChar[] = [];
   let unknown = false;
   let splits = false;
-  const firstUnknown = parts.findIndex((part) => 'unknown' in part);
   for (const part of parts) {
     if ('unknown' in part) {
       unknown = true;
@@ -122,11 +119,13 @@ export function composeWord(text: string, parts: readonly (WordChar | { unknown:
   const active = (c: WordChar) => c.active;
   const hasGlob = chars.some((c) => active(c) && GLOB_CHARS.has(c.ch));
   const hasBrace = braceExpands(chars);
-  const leading = parts[0];
-  const tilde = leading !== undefined && !('unknown' in leading) && leading.active && (leading.ch === '~' || leading.ch === '=');
-  const unsure = chars.some((c) => active(c) && UNSURE_CHARS.has(c.ch));
-  const special = (c: WordChar | { unknown: true; splits: boolean }) =>
-    'unknown' in c || (c.active && (GLOB_CHARS.has(c.ch) || UNSURE_CHARS.has(c.ch) || c.ch === '{' || c.ch === '~'));
+  const [first, second] = parts;
+  const firstChar = first !== undefined && !('unknown' in first) && first.active ? first.ch : undefined;
+  // Every shell expands a leading `~`; zsh expands `=cmd` to the command's path.
+  const tilde = firstChar === '~' || (firstChar === '=' && second !== undefined);
+  // zsh's extended glob negates with `^` at the start of a pattern or a path component.
+  const unsure = chars.some((c, i) => active(c) && c.ch === '^' && (i === 0 || chars[i - 1]!.ch === '/'));
+  const special = (c: WordChar | { unknown: true; splits: boolean }) => 'unknown' in c || (c.active && (GLOB_CHARS.has(c.ch) || c.ch === '^' || c.ch === '{' || c.ch === '~'));
   if (!unknown && !hasGlob && !hasBrace && !tilde && !unsure) {
     const value = chars.map((c) => c.ch).join('');
     return { text, value, prefix: value, suffix: value, splits: false };
@@ -144,7 +143,7 @@ export function composeWord(text: string, parts: readonly (WordChar | { unknown:
     suffix: join(parts.slice(suffixStart)),
     splits: splits || hasGlob || hasBrace,
   };
-  if (hasGlob && !unknown && !hasBrace && !tilde && !unsure && firstUnknown < 0) word.required = requiredByGlob(chars);
+  if (hasGlob && !unknown && !hasBrace && !tilde && !unsure) word.required = requiredByGlob(chars);
   return word;
 }
 

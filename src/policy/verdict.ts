@@ -218,7 +218,7 @@ function shell(name: string, words: readonly ShellWord[], assignments: ShellComm
       // Known safe only in the form Codex accepts: `bash|zsh|sh -c|-lc SCRIPT` with a real shell.
       const flag = words[1]?.value;
       const qualifies =
-        trusted && SAFE_SHELLS.has(name) && words.length === 3 && (flag === '-c' || flag === '-lc') && assignments.length === 0 && shellResolves(words[0]!, state);
+        trusted && SAFE_SHELLS.has(name) && words.length === 3 && (flag === '-c' || flag === '-lc') && assignments.length === 0 && shellResolves(words[0]!, name, flag, state);
       if (qualifies) return verdict;
       return { ...noSafe(verdict), ...(verdict.parts ? { parts: verdict.parts.map((part) => ({ ...part, safe: false })) } : {}) };
     }
@@ -231,12 +231,20 @@ function shell(name: string, words: readonly ShellWord[], assignments: ShellComm
   }
 }
 
-/** A bare shell name must also be found on PATH where no command could have put one. */
-function shellResolves(word: ShellWord, state: State): boolean {
+/**
+ * A bare shell name must also be found on PATH where no command could have put one; and a login
+ * shell (`-lc`) or zsh (which always reads ~/.zshenv) runs startup files from HOME, so HOME must
+ * not be writable by commands either.
+ */
+function shellResolves(word: ShellWord, name: string, flag: string, state: State): boolean {
   if (!state.wantSafe || !isLiteral(word)) return false;
   const { options } = state;
-  const repo: RepoSite = { env: options.env ?? process.env, ...(options.canWrite ? { canWrite: options.canWrite } : {}) };
-  return resolvesToTrustedProgram(word.value, repo, options.trustedShells);
+  const env = options.env ?? process.env;
+  const repo: RepoSite = { env, ...(options.canWrite ? { canWrite: options.canWrite } : {}) };
+  if (!resolvesToTrustedProgram(word.value, repo, options.trustedShells)) return false;
+  if (name !== 'zsh' && flag !== '-lc') return true;
+  const homes = [env['HOME'], env['ZDOTDIR']].filter((dir): dir is string => dir !== undefined && dir !== '');
+  return options.canWrite === undefined || homes.every((dir) => !options.canWrite!(path.join(dir, '.rig-write-probe')));
 }
 
 const READS_INPUT = /^\/(dev\/(stdin|fd\/0|tty)|proc\/(self|thread-self|\d+)\/fd\/0)$/;

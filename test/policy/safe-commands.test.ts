@@ -229,6 +229,19 @@ describe('isKnownSafeCommand', () => {
     expect(isKnownSafeCommand(['/home/u/.local/bin/zsh', '-lc', 'ls'], bash, { ...linux, trustedShells: ['/home/u/.local/bin/zsh'] })).toBe(true);
     expect(isKnownSafeCommand(['./bash', '-lc', 'ls'], bash, linux)).toBe(false);
   });
+  it('does not run a login shell or zsh unasked when commands could write their startup files in HOME', () => {
+    const homeWritable = { ...linux, canWrite: (p: string) => p.startsWith(linux.env['HOME']!) };
+    expect(isKnownSafeCommand(['bash', '-c', 'ls'], bash, homeWritable)).toBe(true);
+    expect(isKnownSafeCommand(['bash', '-lc', 'ls'], bash, homeWritable)).toBe(false);
+    expect(isKnownSafeCommand(['zsh', '-c', 'ls'], bash, homeWritable)).toBe(false);
+    expect(isKnownSafeCommand(['zsh', '-c', 'ls'], bash, linux)).toBe(true);
+  });
+  it('reads characters that only some shells treat specially with care', () => {
+    for (const script of ['git show HEAD^', 'git log HEAD~2..HEAD', 'echo a#b', 'echo hi!', 'expr 1 = 1']) {
+      expect(isKnownSafeCommand(['bash', '-lc', script], bash, linux), script).toBe(true);
+    }
+    for (const script of ['ls ^x', 'ls a/^b', 'echo =ls', 'ls ~']) expect(isKnownSafeCommand(['bash', '-lc', script], bash, linux), script).toBe(false);
+  });
   it('is available without holding a parser through classifyCommand', async () => {
     expect(await classifyCommand(['bash', '-lc', 'ls | wc -l'])).toEqual({ knownSafe: true, dangerous: false });
     expect(await classifyCommand(['rm', '-rf', 'build'])).toEqual({
