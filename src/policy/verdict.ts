@@ -355,9 +355,10 @@ function script(text: string, stdin: Stdin, state: State): ScriptVerdict {
  * skipped: they are data, unless fed to a shell, which reads them itself.
  */
 function lexicalDanger(text: string, heredocRows: readonly number[], state: State): string | undefined {
+  const data = new Set(heredocRows);
   const code = text
     .split('\n')
-    .filter((_, row) => !heredocRows.includes(row))
+    .filter((_, row) => !data.has(row))
     .join('\n')
     .replace(/\\\n/g, '');
   for (const segment of code.split(/[;&|()\n`{}]|\$\(/)) {
