@@ -28,7 +28,10 @@ export async function benchClassify(): Promise<Metric[]> {
     execFileSync('git', ['init', '-q', dir]);
     writeFileSync(join(dir, 'README.md'), 'hello\n');
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: dir });
-    const site: ClassifyOptions = { cwd: dir, tty: false, env: process.env, canWrite: (p) => canWritePath(p, policy), trustedShells: ['/bin/bash'] };
+    // A plain PATH: `npm run bench` puts several node_modules/.bin directories first, and each
+    // directory searched before a program is found is checked against the sandbox.
+    const env = { ...process.env, PATH: '/usr/local/bin:/usr/bin:/bin' };
+    const site: ClassifyOptions = { cwd: dir, tty: false, env, canWrite: (p) => canWritePath(p, policy), trustedShells: ['/bin/bash'] };
 
     const loadStart = performance.now();
     const bash = await loadBashParser();

@@ -108,19 +108,23 @@ function writableByUser(dir: string): boolean {
 }
 
 function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.isFile() && (stat.mode & 0o111) !== 0;
 }
 
 /** Whether this literal argv, run directly (no shell), is a known read-only command where it runs. */
 export function isSafeInvocation(argv: readonly string[], site: SafeSite): boolean {
   const program = argv[0];
-  if (program === undefined || !resolvesToTrustedProgram(program, site.repo)) return false;
+  if (program === undefined || !isTrustedProgram(program)) return false;
   const name = executableName(program);
+  // The cheap checks on the words first; where PATH finds the program, and git's repository, last.
+  const byWords = safeByWords(name, argv, site);
+  if (byWords === false) return false;
+  if (!resolvesToTrustedProgram(program, site.repo)) return false;
+  return byWords === 'if-git-repository-runs-nothing' ? gitSafeWhereItRuns(site) : true;
+}
+
+function safeByWords(name: string, argv: readonly string[], site: SafeSite): boolean | 'if-git-repository-runs-nothing' {
   const args = argv.slice(1);
   if (ALWAYS_SAFE.has(name)) return true;
   if (LINUX_ONLY_SAFE.has(name)) return (site.platform ?? process.platform) === 'linux';
@@ -136,7 +140,7 @@ export function isSafeInvocation(argv: readonly string[], site: SafeSite): boole
     case 'sed':
       return argv.length <= 4 && argv[1] === '-n' && isSedPrintRange(argv[2]);
     case 'git':
-      return isReadOnlyGit(args, site);
+      return isReadOnlyGit(args, site) ? 'if-git-repository-runs-nothing' : false;
     default:
       return false;
   }
@@ -220,9 +224,10 @@ function isReadOnlyGit(args: readonly string[], site: SafeSite): boolean {
   if (site.tty && !globals.includes('--no-pager') && !globals.includes('-P')) return false;
   const subArgs = args.slice(sub.index + 1);
   if (subArgs.some(isUnsafeGitSubcommandOption)) return false;
-  if (sub.name === 'branch' && !subArgs.every((arg) => GIT_READ_ONLY_BRANCH_FLAGS.has(arg) || arg.startsWith('--format='))) {
-    // Anything but listing flags could create, rename or delete a branch.
-    return false;
-  }
+  // Anything but listing flags could create, rename or delete a branch.
+  return sub.name !== 'branch' || subArgs.every((arg) => GIT_READ_ONLY_BRANCH_FLAGS.has(arg) || arg.startsWith('--format='));
+}
+
+function gitSafeWhereItRuns(site: SafeSite): boolean {
   return site.cwds !== null && site.cwds.length > 0 && site.cwds.every((cwd) => gitRunsOnlyItself(cwd, site.repo));
 }

@@ -68,7 +68,12 @@ const danger = (reason: string): Verdict => ({ safe: false, danger: reason });
 
 /** Classifies an argv run directly (no shell around it). */
 export function classifyArgv(argv: readonly string[], reader: ScriptReader, options: ClassifyOptions, wantSafe = true): ScriptVerdict {
-  const state: State = { options, reader, wantSafe, depth: 0, cwds: options.cwd ? [options.cwd] : null };
+  // One classification asks about the same directories several times (PATH, git): ask the sandbox once each.
+  const canWrite = options.canWrite;
+  const seen = new Map<string, boolean>();
+  const memo = canWrite && ((p: string) => seen.get(p) ?? seen.set(p, canWrite(p)).get(p)!);
+  const site: ClassifyOptions = memo ? { ...options, canWrite: memo } : options;
+  const state: State = { options: site, reader, wantSafe, depth: 0, cwds: options.cwd ? [options.cwd] : null };
   const stdin: Stdin = options.tty === false ? 'empty' : undefined;
   return invocation(argv.map((word) => literal(word)), [], stdin, state);
 }
