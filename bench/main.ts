@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox, mcp, tui), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, classify, sessions, sandbox, mcp, tui), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
+import { benchClassify } from './classify.js';
 import { benchPatch } from './patch.js';
 import { readPrevious, renderTable, saveResults, verdict, type Metric } from './report.js';
 import { benchStartup } from './startup.js';
@@ -20,7 +21,7 @@ import { benchTui } from './tui.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox', 'mcp', 'tui'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'classify', 'sessions', 'sandbox', 'mcp', 'tui'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -127,6 +128,10 @@ async function main(): Promise<number> {
     if (options.only.has('patch')) {
       log('patch: 100 hunks on a 20,000-line file...');
       metrics.push(...(await benchPatch(Math.max(options.runs, 15))));
+    }
+    if (options.only.has('classify')) {
+      log('classify: dangerous/known-safe verdict per command, with and without tree-sitter...');
+      metrics.push(...(await benchClassify()));
     }
     if (options.only.has('sessions')) {
       log('sessions: resume of a 10k-item thread, list of 5000 sessions...');

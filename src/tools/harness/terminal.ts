@@ -56,8 +56,9 @@ export function tmuxScript(session: string, cwd: string, commands: TerminusComma
     lines.push(`sleep ${command.duration}`);
   }
   lines.push(
-    // Plain rm: the exec policy treats `rm -f` as destructive and would ask before every keystroke.
-    'rm "$keys"',
+    // Plain rm, with `--`: the exec policy asks before `rm -f`, and before an rm whose unknown
+    // argument (a variable) could turn out to be an option.
+    'rm -- "$keys"',
     `tmux capture-pane -p -J -S - -t ${s}`, `echo ${MARK}`, `tmux capture-pane -p -t ${s}`);
   return lines.join('\n');
 }

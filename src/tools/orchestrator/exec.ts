@@ -7,7 +7,7 @@ import { runProcess } from '../../exec/spawn.js';
 import { buildShellArgv, detectUserShell, shellFromPath } from '../../exec/shell.js';
 import { UnifiedExecError, type UnifiedExecResult } from '../../exec/unified-exec.js';
 import type { ArgvWrapper } from '../../exec/live-process.js';
-import { bwrapDiagnosis, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
+import { bwrapDiagnosis, canWritePath, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
 import {
   assessExecCommandLazily,
   decideExecApproval,
@@ -63,6 +63,7 @@ export class ExecOrchestrator {
       sandboxMode: options.sandbox.mode,
       escalationRequested: request.escalation !== undefined,
       ...(request.escalation?.prefixRule ? { prefixRule: request.escalation.prefixRule } : {}),
+      cwd: request.cwd, tty: request.tty === true, env: options.commandEnv, canWrite: (p: string) => canWritePath(p, options.sandbox), trustedShells: [detectUserShell(options.commandEnv).path],
     });
     const action: ApprovalAction = decideExecApproval({
       requirement: assessment.requirement,
