@@ -159,7 +159,11 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     model,
     cwd,
     home,
-    ...(flags.harness ? { requested: flags.harness } : recordedHarness(resumed) ? { requested: recordedHarness(resumed)! } : {}),
+    ...(flags.harness
+      ? { requested: flags.harness }
+      : recordedHarness(resumed)
+        ? { requested: recordedHarness(resumed)!, requestedBy: 'recorded in the resumed thread' }
+        : {}),
     shellName: basename(shell.path),
   });
   const protectedVars = Object.values(config.model_providers)

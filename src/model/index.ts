@@ -17,3 +17,4 @@ export { createModelClient, endpointUrl, providerHeaders, providerSecrets, type 
 export { displayUrl, scrubSecrets } from './url.js';
 export { OUTPUT_LIMIT_NOTICE } from './wires/output-limit.js';
 export type { RetryClock } from './transport/retry.js';
+export { checkReachability, REACHABILITY_TIMEOUT_MS, type Reachability } from './reachability.js';

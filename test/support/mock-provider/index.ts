@@ -40,6 +40,8 @@ export interface MockProvider {
   enqueue(...turns: (MockTurn | MockTurnFn)[]): void;
   /** Turns not consumed yet. */
   remaining(): number;
+  /** What GET /v1/models answers from now on (default 200 with a one-model list). */
+  setModelsAnswer(status: number, body?: unknown): void;
   /** Resolves with request #n (1-based) once it has arrived; rejects after timeoutMs. */
   waitForRequest(n: number, timeoutMs?: number): Promise<MockRequest>;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startMockProvider(): Promise<MockProvider> {
   const queue: (MockTurn | MockTurnFn)[] = [];
   const requests: MockRequest[] = [];
   const waiters: { n: number; resolve: (r: MockRequest) => void }[] = [];
+  let modelsAnswer: { status: number; body: unknown } = { status: 200, body: { object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }] } };
 
   const record = (request: MockRequest): number => {
     requests.push(request);
@@ -100,7 +103,7 @@ export async function startMockProvider(): Promise<MockProvider> {
       const wire = wireOf(url.pathname);
       if (req.method === 'GET' && /(^|\/)models$/.test(url.pathname)) {
         record({ method: 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body });
-        sendJson(res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }] });
+        sendJson(res, modelsAnswer.status, modelsAnswer.body);
         return;
       }
       const n = record({
@@ -167,6 +170,7 @@ export async function startMockProvider(): Promise<MockProvider> {
     requests,
     enqueue: (...turns) => void queue.push(...turns),
     remaining: () => queue.length,
+    setModelsAnswer: (status, body = { error: { message: `mock models endpoint: HTTP ${status}` } }) => void (modelsAnswer = { status, body }),
     waitForRequest(n, timeoutMs = 10_000) {
       const found = requests[n - 1];
       if (found) return Promise.resolve(found);
