@@ -48,6 +48,9 @@ export interface Session {
   model: string;
   provider: ProviderInfo;
   harness: string;
+  /** The sandbox model-run commands get, and when a person is asked (for headers and reports). */
+  sandboxMode: string;
+  approvalPolicy: string;
   warnings: string[];
   images: string[];
   outputSchema?: JsonSchema;
@@ -267,6 +270,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     model,
     provider,
     harness: harness.profile.id,
+    sandboxMode: safety.sandbox.mode,
+    approvalPolicy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
     warnings: [...warnings, ...safety.sandbox.warnings],
     images: flags.image ?? [],
     ...(flags.outputSchema ? { outputSchema: readOutputSchema(flags.outputSchema) } : {}),

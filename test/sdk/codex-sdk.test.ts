@@ -204,6 +204,28 @@ describe('run()', () => {
     expect(context).toContain('<approval_policy>never</approval_policy>');
   });
 
+  test('a harness file read (Claude Code Read) reaches the SDK as an mcp_tool_call item it knows', async () => {
+    mock.enqueue({ toolCalls: [{ name: 'Read', arguments: { file_path: join(repo, 'note.txt') } }] }, { text: 'alpha, beta' });
+    const thread = codex({ harness: 'claude-code' }).startThread(threadOptions());
+
+    const turn = await thread.run('read the note');
+
+    expect(turn.finalResponse).toBe('alpha, beta');
+    expect(turn.items).toEqual([
+      {
+        id: 'item_0',
+        type: 'mcp_tool_call',
+        server: 'rig',
+        tool: 'Read',
+        arguments: { file_path: join(repo, 'note.txt') },
+        result: { content: [{ type: 'text', text: '2 lines' }], structured_content: null },
+        error: null,
+        status: 'completed',
+      },
+      { id: 'item_1', type: 'agent_message', text: 'alpha, beta' },
+    ]);
+  });
+
   test("a custom provider configured only through `config`, with no model, runs on Codex's default model", async () => {
     // As the SDK's own integration tests do: the provider table and the provider id, nothing else.
     const before = mock.requests.length;

@@ -98,3 +98,11 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/**
+ * Human `rig exec` stderr without the header block it starts with (`rig VERSION`, a rule, the run's
+ * facts, a rule) and the `tokens used:` line a turn ends with, for tests about the rest.
+ */
+export function progress(stderr: string): string {
+  return stderr.replace(/^rig \S+\n-{8}\n(?:[a-z ]+: .*\n)*-{8}\n/m, '').replace(/^tokens used: .*\n/gm, '');
+}

@@ -63,7 +63,7 @@ describe('agent messages on stderr (a pipe or a file)', () => {
       ],
       'stderr',
     );
-    expect(out).toEqual({ stdout: '', stderr: 'Checking.\n$ npm test\n  exit 0, 1 line of output\nDone.\n' });
+    expect(out).toEqual({ stdout: '', stderr: 'Checking.\n$ npm test\n  ok\n  exit 0\nDone.\n' });
   });
 });
 
