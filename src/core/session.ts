@@ -224,7 +224,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
             ...gitMeta(cwd),
           },
         });
-    recorder = new RolloutRecorder(writer);
+    // A resumed rollout already holds its history; compaction records refer to it by index.
+    recorder = new RolloutRecorder(writer, resumed && !options.fork ? { history: resumed.history } : {});
     if (options.fork && resumed) for (const item of resumed.history) recorder.item(item);
   }
 

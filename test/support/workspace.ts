@@ -86,7 +86,11 @@ export function runRig(args: string[], options: RunOptions): Promise<RunResult> 
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    if (options.input !== undefined) child.stdin!.end(options.input);
+    if (options.input !== undefined) {
+      // rig may refuse a large input before reading it all; the rest then meets a closed pipe.
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(options.input);
+    }
     child.on('error', reject);
     child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
   });

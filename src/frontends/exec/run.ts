@@ -30,7 +30,7 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   let prompt: string;
   let session: Session;
   try {
-    prompt = resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
+    prompt = await resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
     session = await openSession({ flags: input.flags, env: process.env, processCwd: process.cwd(), mode: 'exec', resume: input.resume });
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
