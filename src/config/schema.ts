@@ -128,37 +128,75 @@ function approvalPolicySchema() {
   return z.union([z.enum(APPROVAL_POLICIES), z.strictObject({ granular })], { error: allowed });
 }
 
-/** Keys Codex reads that rig accepts without acting on them yet, so a copied Codex config loads quietly. */
-const CODEX_ACCEPTED = [
+/**
+ * Keys of a Codex config.toml that mean nothing to rig (accounts and login, updates, telemetry,
+ * Codex's own UI, prompts and features rig has no counterpart of): accepted without a word, so a
+ * copied Codex config loads quietly.
+ */
+const CODEX_QUIET = [
   'review_model',
-  'personality',
-  'service_tier',
-  'approvals_reviewer',
-  'allow_login_shell',
   'chatgpt_base_url',
-  'sqlite_home',
-  'log_dir',
-  'memories',
-  'skills',
-  'plugins',
-  'tools',
-  'permissions',
-  'default_permissions',
   'file_opener',
-  'hide_agent_reasoning',
-  'show_raw_agent_reasoning',
   'disable_paste_burst',
   'notice',
   'oss_provider',
   'include_apps_instructions',
   'include_collaboration_mode_instructions',
-  'model_supports_reasoning_summaries',
-  'model_reasoning_summary_format',
-  'responses_api_metadata',
   'apps_mcp_product_sku',
   'experimental_realtime_webrtc_call_base_url',
   'experimental_realtime_ws_base_url',
+  // rig never stores responses (it sends store: false), which is what this asked for.
+  'disable_response_storage',
+  'preferred_auth_method',
+  'forced_login_method',
+  'forced_chatgpt_workspace_id',
+  'cli_auth_credentials_store',
+  'mcp_oauth_credentials_store',
+  'check_for_update_on_startup',
+  'analytics',
+  'feedback',
+  'windows_wsl_setup_acknowledged',
+  'suppress_unstable_features_warning',
+  'show_tooltips',
+  // Codex's old tool switches: rig picks its tools by harness.
+  'web_search_request',
+  'include_plan_tool',
+  'include_apply_patch_tool',
+  'include_view_image_tool',
+  'experimental_use_exec_command_tool',
+  'experimental_use_freeform_apply_patch',
+  'use_experimental_streamable_shell_tool',
+  'experimental_resume',
 ] as const;
+
+/**
+ * Codex keys that would change what rig does, but rig does not implement them yet: accepted with
+ * one warning saying what they would have done (see validate.ts). A value that asks for what rig
+ * does anyway (`quietWhen`) draws no warning.
+ */
+export const CODEX_INERT = {
+  personality: { would: "set the model's personality (friendly / pragmatic)", quietWhen: (v: unknown) => v === 'none' },
+  service_tier: { would: 'request a service tier (e.g. priority or flex) from the provider' },
+  approvals_reviewer: { would: 'have an automatic reviewer answer approvals', quietWhen: (v: unknown) => v === 'user' },
+  allow_login_shell: { would: 'stop commands from running in a login shell', quietWhen: (v: unknown) => v === true },
+  sqlite_home: { would: 'move the thread index database' },
+  log_dir: { would: 'move the log files' },
+  memories: { would: 'keep memories across threads' },
+  skills: { would: 'configure skills' },
+  plugins: { would: 'load plugins' },
+  tools: { would: 'switch tools such as web search or view_image on or off' },
+  permissions: { would: 'define permission profiles' },
+  default_permissions: { would: 'pick a permission profile' },
+  hide_agent_reasoning: { would: "hide the model's reasoning in the output", quietWhen: (v: unknown) => v === false },
+  show_raw_agent_reasoning: { would: "show the model's raw reasoning", quietWhen: (v: unknown) => v === false },
+  model_supports_reasoning_summaries: { would: 'ask for reasoning summaries from a model rig does not know to support them' },
+  model_reasoning_summary_format: { would: 'change the format of reasoning summaries' },
+  responses_api_metadata: { would: 'send metadata with each Responses request' },
+  model_max_output_tokens: { would: "cap the length of the model's replies" },
+  experimental_instructions_file: { would: 'replace the base instructions (rig reads model_instructions_file for this)' },
+} as const satisfies Record<string, { would: string; quietWhen?: (value: unknown) => boolean }>;
+
+const CODEX_ACCEPTED = [...CODEX_QUIET, ...(Object.keys(CODEX_INERT) as (keyof typeof CODEX_INERT)[])];
 
 /**
  * Keys a profile may set: everything at top level except profiles, trust and the legacy selector.
@@ -166,7 +204,7 @@ const CODEX_ACCEPTED = [
  */
 function profileFields() {
   const accepted = Object.fromEntries(CODEX_ACCEPTED.map((k) => [k, () => z.unknown().optional()])) as {
-    [K in (typeof CODEX_ACCEPTED)[number]]: () => Z.ZodOptional<Z.ZodUnknown>;
+    [K in (typeof CODEX_QUIET)[number] | keyof typeof CODEX_INERT]: () => Z.ZodOptional<Z.ZodUnknown>;
   };
   return {
     ...accepted,

@@ -44,6 +44,8 @@ export interface HarnessInputs {
   home: string;
   /** --harness, or the harness a resumed thread used. */
   requested?: string;
+  /** Where `requested` came from, for messages (default: the command line). */
+  requestedBy?: string;
   shellName?: string;
   now?: () => Date;
 }
@@ -69,7 +71,14 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
   const location = locateProfile(choice.id, search);
   if (!location) {
     const known = listProfileLocations(search).map((entry) => entry.id).join(', ');
-    throw new Error(`unknown harness "${choice.id}" (${choice.reason}); available harnesses: ${known}`);
+    const origin = inputs.requested !== undefined
+      ? inputs.requestedBy ?? 'given on the command line'
+      : config.harness
+        ? 'set by the `harness` config key'
+        : provider.harness
+          ? `set by model_providers.${provider.id}.harness`
+          : choice.reason;
+    throw new Error(`unknown harness "${choice.id}" (${origin}); available harnesses (see \`rig harness list\`): ${known}`);
   }
   const profile = readProfileFile(location.file, location.origin);
   const wireProblem = checkWireSupport(profile, wire);

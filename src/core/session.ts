@@ -48,6 +48,9 @@ export interface Session {
   model: string;
   provider: ProviderInfo;
   harness: string;
+  /** The sandbox model-run commands get, and when a person is asked (for headers and reports). */
+  sandboxMode: string;
+  approvalPolicy: string;
   warnings: string[];
   images: string[];
   outputSchema?: JsonSchema;
@@ -159,7 +162,11 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     model,
     cwd,
     home,
-    ...(flags.harness ? { requested: flags.harness } : recordedHarness(resumed) ? { requested: recordedHarness(resumed)! } : {}),
+    ...(flags.harness
+      ? { requested: flags.harness }
+      : recordedHarness(resumed)
+        ? { requested: recordedHarness(resumed)!, requestedBy: 'recorded in the resumed thread' }
+        : {}),
     shellName: basename(shell.path),
   });
   const protectedVars = Object.values(config.model_providers)
@@ -217,7 +224,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
             ...gitMeta(cwd),
           },
         });
-    recorder = new RolloutRecorder(writer);
+    // A resumed rollout already holds its history; compaction records refer to it by index.
+    recorder = new RolloutRecorder(writer, resumed && !options.fork ? { history: resumed.history } : {});
     if (options.fork && resumed) for (const item of resumed.history) recorder.item(item);
   }
 
@@ -263,6 +271,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     model,
     provider,
     harness: harness.profile.id,
+    sandboxMode: safety.sandbox.mode,
+    approvalPolicy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
     warnings: [...warnings, ...safety.sandbox.warnings],
     images: flags.image ?? [],
     ...(flags.outputSchema ? { outputSchema: readOutputSchema(flags.outputSchema) } : {}),

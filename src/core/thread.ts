@@ -14,6 +14,8 @@ import type {
 } from '../protocol/index.js';
 import { addUsage, emptyUsage } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
+import { OUTPUT_LIMIT_NOTICE } from '../model/index.js';
+import { inputLengthProblem } from './input-limit.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CapabilitiesFactory, ToolCapabilities, TurnServices } from '../tools/spec.js';
 import { EventHub, type ThreadEventListener } from './event-hub.js';
@@ -180,6 +182,9 @@ export class Thread {
 
   async runTurn(input: UserInput, turnOptions: TurnOptions = {}): Promise<TurnResult> {
     if (this.running) throw new Error('a turn is already running on this thread; steer or interrupt it');
+    // Every front end's input passes here: one over Codex's limit never reaches the model.
+    const tooLong = inputLengthProblem(input.text);
+    if (tooLong) return { status: 'failed', error: tooLong, usage: this.usage };
     this.running = true;
     const controller = new AbortController();
     this.turnController = controller;
@@ -243,6 +248,7 @@ export class Thread {
         this.usage = addUsage(this.usage, outcome.usage);
         this.emit({ type: 'usage.updated', last: outcome.usage, total: this.usage });
       }
+      if (outcome.stopReason === 'max_tokens') this.emit({ type: 'item.completed', item: { id: this.newItemId(), type: 'error', message: OUTPUT_LIMIT_NOTICE } });
       for (const item of outcome.items) {
         if (item.type === 'message' && item.role === 'assistant') {
           const text = item.content.map((part) => ('text' in part ? part.text : '')).join('');

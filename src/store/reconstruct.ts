@@ -47,7 +47,11 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
         turnStarts.push(history.length);
         break;
       case 'compacted':
-        if (record.payload.replacement_history) {
+        if (record.payload.replacement) {
+          const before = history;
+          history = record.payload.replacement.flatMap((entry) => (typeof entry === 'number' ? (before[entry] ?? []) : [entry]));
+          turnStarts = [];
+        } else if (record.payload.replacement_history) {
           history = [...record.payload.replacement_history];
           turnStarts = [];
         }

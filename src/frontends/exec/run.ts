@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { openSession, type ResumeTarget, type Session } from '../../core/session.js';
 import type { SessionFlags } from '../../core/settings.js';
-import { createHumanRenderer } from './human.js';
+import { createHumanRenderer, renderHeader } from './human.js';
+import { rigVersion } from '../../core/version.js';
 import { createJsonlRenderer } from './jsonl.js';
 import { resolvePrompt } from './prompt.js';
 
@@ -29,7 +30,7 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   let prompt: string;
   let session: Session;
   try {
-    prompt = resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
+    prompt = await resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
     session = await openSession({ flags: input.flags, env: process.env, processCwd: process.cwd(), mode: 'exec', resume: input.resume });
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
@@ -41,9 +42,10 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   const stdoutIsTerminal = Boolean(process.stdout.isTTY);
   const render = json
     ? createJsonlRenderer(stdout)
-    : createHumanRenderer({ stdout, stderr, color, agentMessages: stdoutIsTerminal ? 'stream' : 'stderr' });
+    : createHumanRenderer({ stdout, stderr, color, agentMessages: stdoutIsTerminal ? 'stream' : 'stderr', cwd: session.cwd, showTokens: true });
   // thread.started is always the first event of the stream; config warnings follow as error items.
   render({ type: 'thread.started', thread_id: session.thread.id });
+  if (!json) stderr(renderHeader(runFacts(session), color));
   for (const warning of session.warnings) {
     if (json) render({ type: 'item.completed', item: { id: session.thread.newItemId(), type: 'error', message: warning } });
     else stderr(`warning: ${warning}\n`);
@@ -100,6 +102,21 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
     await session.close();
   }
   return verdict();
+}
+
+function runFacts(session: Session): Parameters<typeof renderHeader>[0] {
+  const effort = session.config.model_reasoning_effort;
+  return {
+    version: rigVersion(),
+    workdir: session.cwd,
+    model: session.model,
+    provider: { id: session.provider.id, name: session.provider.name },
+    harness: session.harness,
+    sandbox: session.sandboxMode,
+    approvals: session.approvalPolicy,
+    sessionId: session.thread.id,
+    ...(effort ? { reasoningEffort: effort } : {}),
+  };
 }
 
 /** -o FILE: the last agent message of a completed turn (empty when there was none); the problem, if any. */

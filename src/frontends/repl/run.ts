@@ -4,10 +4,10 @@
 import { resolve } from 'node:path';
 import { openSession, type ResumeTarget, type Session } from '../../core/session.js';
 import type { SessionFlags } from '../../core/settings.js';
-import type { ConversationItem, ThreadEvent } from '../../protocol/index.js';
+import type { ThreadEvent } from '../../protocol/index.js';
 import { createHumanRenderer } from '../exec/human.js';
 import { askApproval } from './approval.js';
-import { formatHistoryLine, historyLines, recentStart } from './history.js';
+import { printThreadOnly, renderHistory } from './print-only.js';
 import { LineReader } from './line-reader.js';
 
 export interface ReplCommandInput {
@@ -52,11 +52,15 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
     target = { id };
   }
 
+  if (input.printOnly) {
+    // Printing sends nothing and writes nothing, so it needs no session (nor provider, nor key).
+    return printThreadOnly({ target, fork: input.fork, flags: input.flags, turns: input.fullHistory ? Infinity : RECENT_TURNS, env: io.env, cwd: io.cwd, color, out, err });
+  }
+
   let session: Session;
   try {
     session = await openSession({
-      // Printing must not touch the rollout (not even to close off a torn last line).
-      flags: input.printOnly ? { ...input.flags, ephemeral: true } : input.flags,
+      flags: input.flags,
       env: io.env,
       processCwd: io.cwd,
       mode: 'interactive',
@@ -72,23 +76,11 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
   out(headerLine(input, session));
   out(renderHistory(thread.history, input.fullHistory ? Infinity : RECENT_TURNS, color));
 
-  if (input.printOnly) {
-    await session.close();
-    return 0;
-  }
   try {
     return await readEvalLoop(session, io, color);
   } finally {
     await session.close();
   }
-}
-
-function renderHistory(history: readonly ConversationItem[], turns: number, color: boolean): string {
-  const { start, hiddenPrompts } = Number.isFinite(turns) ? recentStart(history, turns) : { start: 0, hiddenPrompts: 0 };
-  const lines = historyLines(start > 0 ? history.slice(start) : history);
-  if (lines.length === 0) return '(no messages yet)\n';
-  const note = hiddenPrompts > 0 ? `(${hiddenPrompts} earlier prompt${hiddenPrompts === 1 ? '' : 's'} not shown; --full-history shows everything)\n` : '';
-  return note + lines.map((line) => `${formatHistoryLine(line, { color })}\n`).join('');
 }
 
 function headerLine(input: ReplCommandInput, session: Session): string {

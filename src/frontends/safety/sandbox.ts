@@ -16,6 +16,9 @@ export interface SandboxCommandInput {
   addDir?: string[];
   /** -c key=value */
   config?: string[];
+  /** -p/--profile */
+  profile?: string;
+  ignoreUserConfig?: boolean;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   stderr?: (text: string) => void;
@@ -47,7 +50,7 @@ export async function runSandboxCommand(input: SandboxCommandInput): Promise<num
   let commandEnv: Record<string, string>;
   let cwd: string;
   try {
-    const { loaded } = loadSafetyConfig({ env, cwd: input.cwd ?? process.cwd(), ...(input.config ? { overrides: input.config } : {}), ...(input.addDir ? { addDirs: input.addDir } : {}) });
+    const { loaded } = loadSafetyConfig({ env, cwd: input.cwd ?? process.cwd(), ...(input.config ? { overrides: input.config } : {}), ...(input.addDir ? { addDirs: input.addDir } : {}), ...(input.profile ? { profile: input.profile } : {}), ...(input.ignoreUserConfig ? { ignoreUserConfig: true } : {}) });
     for (const warning of loaded.warnings) stderr(`rig sandbox: warning: ${warning}\n`);
     const policy = sandboxPolicyFor(loaded, mode, env);
     for (const warning of policy.warnings) stderr(`rig sandbox: warning: ${warning}\n`);

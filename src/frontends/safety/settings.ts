@@ -1,7 +1,7 @@
 // The safety settings the stand-alone safety commands share with a session: the sandbox policy
 // and the command environment are resolved from config exactly as a session resolves them, so
 // `rig sandbox` and `rig doctor` show what the agent's commands would get.
-import { loadConfig, resolveRigHome, type LoadedConfig } from '../../config/index.js';
+import { loadConfig, resolveRigHome, type ConfigFlags, type LoadedConfig } from '../../config/index.js';
 import { buildCommandEnv } from '../../exec/env-policy.js';
 import { resolveSandboxPolicy, type SandboxMode, type SandboxPolicy } from '../../exec/sandbox/index.js';
 import { BUILTIN_PROVIDERS } from '../../model/index.js';
@@ -12,6 +12,11 @@ export interface SafetyConfigInput {
   /** `-c key=value` overrides. */
   overrides?: string[];
   addDirs?: string[];
+  /** -p/--profile */
+  profile?: string;
+  ignoreUserConfig?: boolean;
+  /** Command-line choices that beat config (-m, --provider, --harness, -s, -C). */
+  flags?: ConfigFlags;
 }
 
 export function loadSafetyConfig(input: SafetyConfigInput): { home: string; loaded: LoadedConfig } {
@@ -20,8 +25,10 @@ export function loadSafetyConfig(input: SafetyConfigInput): { home: string; load
     home,
     cwd: input.cwd,
     overrides: input.overrides ?? [],
-    flags: input.addDirs?.length ? { addDirs: input.addDirs } : {},
+    flags: { ...input.flags, ...(input.addDirs?.length ? { addDirs: input.addDirs } : {}) },
     env: input.env,
+    ...(input.profile ? { profile: input.profile } : {}),
+    ...(input.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
   });
   return { home, loaded };
 }

@@ -8,6 +8,7 @@ import { decidePatchApproval } from '../../policy/index.js';
 import type { FileChangeOutcome, TurnServices } from '../spec.js';
 import type { OrchestratorOptions } from './options.js';
 import { interpretDecision } from './ask.js';
+import { changeDiff } from './change-diff.js';
 
 export const USER_DECLINED_PATCH = 'patch rejected by user';
 
@@ -39,10 +40,14 @@ export class FileChangeOrchestrator {
   async applyChanges(edits: FileEdit[]): Promise<FileChangeOutcome> {
     const { options, services } = this;
     const paths = touchedPaths(edits);
-    const changes: FileChangeEntry[] = edits.map((edit) => ({ path: edit.moveTo ?? edit.path, kind: edit.kind }));
+    const changes: FileChangeEntry[] = edits.map((edit) => {
+      const diff = changeDiff(edit);
+      return { path: edit.moveTo ?? edit.path, kind: edit.kind, ...(diff !== undefined ? { diff } : {}) };
+    });
     const item: FileChangeItem = { id: services.newItemId(), type: 'file_change', changes, status: 'in_progress' };
     const fail = (message: string): FileChangeOutcome => {
-      services.emit({ type: 'item.completed', item: { ...item, status: 'failed' } });
+      // The reason goes on the item too, so the person reading the run sees what the model was told.
+      services.emit({ type: 'item.completed', item: { ...item, status: 'failed', error: { message } } });
       return { ok: false, message };
     };
     services.emit({ type: 'item.started', item });
