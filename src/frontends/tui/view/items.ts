@@ -116,6 +116,22 @@ export function renderItem(item: SessionItem, context: ItemContext): Line[] {
       }
       return out;
     }
+    case 'file_tool': {
+      const failed = item.status === 'failed';
+      const verb = item.action === 'read' ? 'Read' : item.action === 'list' ? 'Listed' : 'Searched';
+      const where = item.scope ? [{ text: ' in ' }, { text: item.scope, style: { link: `file://${item.scope}` } }] : [];
+      const detail = failed ? sanitize(item.error?.message ?? 'failed') : sanitize(item.summary);
+      return wrap(
+        [
+          { text: verb, style: theme.bold },
+          { text: ' ' },
+          item.action === 'search' ? { text: sanitize(item.target) } : { text: item.target, style: { link: `file://${item.target}` } },
+          ...where,
+          ...(detail ? [{ text: ` (${detail})`, style: failed ? theme.error : theme.dim }] : []),
+        ],
+        { width: context.width, mode: context.mode, first: [bullet(failed ? theme.error : theme.success)], rest: [{ text: '  ' }] },
+      );
+    }
     case 'mcp_tool_call': {
       const failed = item.status === 'failed';
       const head = wrap([{ text: 'Called', style: theme.bold }, { text: ` ${item.server}.${item.tool}` }, ...(failed ? [{ text: ` failed: ${sanitize(item.error?.message ?? 'no reason given')}`, style: theme.error }] : [])], {
