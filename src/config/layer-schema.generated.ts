@@ -236,6 +236,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
         },
         "exclude_slash_tmp": {
           "type": "boolean"
+        },
+        "allow_unix_sockets": {
+          "type": "boolean"
         }
       },
       "additionalProperties": false
@@ -650,6 +653,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
               },
               "exclude_slash_tmp": {
                 "type": "boolean"
+              },
+              "allow_unix_sockets": {
+                "type": "boolean"
               }
             },
             "additionalProperties": false
@@ -840,6 +846,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
               "trusted",
               "untrusted"
             ]
+          },
+          "allow_wider_safety": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

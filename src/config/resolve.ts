@@ -69,6 +69,7 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
     network_access: boolean;
     exclude_tmpdir_env_var: boolean;
     exclude_slash_tmp: boolean;
+    allow_unix_sockets: boolean;
   };
   shell_environment_policy: {
     inherit: 'all' | 'core' | 'none';
@@ -86,7 +87,7 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
   features: Record<string, boolean>;
   mcp_servers: Record<string, Record<string, unknown>>;
   profiles: Record<string, ProfileConfig>;
-  projects: Record<string, { trust_level?: TrustLevel }>;
+  projects: Record<string, { trust_level?: TrustLevel; allow_wider_safety?: boolean }>;
 };
 
 /**
@@ -120,6 +121,7 @@ export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined
       network_access: sww.network_access ?? false,
       exclude_tmpdir_env_var: sww.exclude_tmpdir_env_var ?? false,
       exclude_slash_tmp: sww.exclude_slash_tmp ?? false,
+      allow_unix_sockets: sww.allow_unix_sockets ?? false,
     },
     shell_environment_policy: {
       inherit: sep.inherit ?? 'all',

@@ -16,8 +16,10 @@ import {
   RolloutWriter,
   newThreadId,
   readGitInfo,
-  secretValuesFromEnv,
+  createRedactor,
+  type Redactor,
 } from '../store/index.js';
+import { collectSessionSecrets } from './secrets.js';
 import { Thread, type TurnResult } from './thread.js';
 import type { SessionFlags } from './settings.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
@@ -52,6 +54,8 @@ export interface Session {
   images: string[];
   outputSchema?: JsonSchema;
   rolloutPath?: string;
+  /** Replaces every configured secret; front ends pass everything they print through it. */
+  redactor: Redactor;
   compact(): Promise<TurnResult>;
   close(): Promise<void>;
 }
@@ -162,10 +166,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     ...(flags.harness ? { requested: flags.harness } : recordedHarness(resumed) ? { requested: recordedHarness(resumed)! } : {}),
     shellName: basename(shell.path),
   });
-  const protectedVars = Object.values(config.model_providers)
-    .map((entry) => entry.env_key)
-    .concat(provider.env_key)
-    .filter((name): name is string => typeof name === 'string');
+  const secretSet = collectSessionSecrets(config, env, provider);
+  const protectedVars = secretSet.protectedVars;
   const safety = await setupSafety({ config, cwd, home, env, threadId, yolo, ignoreRules: Boolean(flags.ignoreRules), protectedVars });
 
   const initialContext: ConversationItem[] = [];
@@ -193,10 +195,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     if (message) initialContext.push(message);
   }
 
-  const secrets = [
-    ...secretValuesFromEnv(env, config.shell_environment_policy.exclude),
-    ...protectedVars.map((name) => env[name]).filter((value): value is string => Boolean(value)),
-  ];
+  const secrets = secretSet.values;
   let recorder: RolloutRecorder | undefined;
   if (!flags.ephemeral) {
     const writer = resumed && !options.fork
@@ -263,10 +262,11 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     model,
     provider,
     harness: harness.profile.id,
-    warnings: [...warnings, ...safety.sandbox.warnings],
+    warnings: [...warnings, ...safety.sandbox.warnings, ...safety.warnings],
     images: flags.image ?? [],
     ...(flags.outputSchema ? { outputSchema: readOutputSchema(flags.outputSchema) } : {}),
     ...(recorder ? { rolloutPath: recorder.path } : {}),
+    redactor: createRedactor(secrets),
     compact: () => compactThread(thread, compaction),
     async close() {
       await safety.unifiedExec.closeAll();

@@ -43,14 +43,16 @@ const NODE = process.execPath;
 
 const out = (...p: string[]): string => path.join(outside, ...p);
 
-async function sessionFor(harness: Harness, mode: Mode, network = false): Promise<ScriptedSession> {
+async function sessionFor(harness: Harness, mode: Mode, network: false | true | 'unix-sockets' = false): Promise<ScriptedSession> {
   const key = `${harness}/${mode}/${network}`;
   let session = sessions.get(key);
   if (!session) {
+    const config = network === false ? [] : ['sandbox_workspace_write.network_access=true'];
+    if (network === 'unix-sockets') config.push('sandbox_workspace_write.allow_unix_sockets=true');
     session = await openScriptedSession({
       home,
       cwd: ws,
-      flags: { harness, sandbox: mode, ...(network ? { config: ['sandbox_workspace_write.network_access=true'] } : {}) },
+      flags: { harness, sandbox: mode, ...(config.length > 0 ? { config } : {}) },
     });
     sessions.set(key, session);
   }
@@ -357,13 +359,16 @@ describe('legitimate work through the same path', () => {
     expect(read.output).toContain('inside\noriginal\nbwrap\n1\n');
   });
 
-  it('network works when enabled: TCP on 127.0.0.1 and a UNIX socket', async () => {
+  it('network works when enabled: TCP on 127.0.0.1; a UNIX socket with allow_unix_sockets', async () => {
     const native = await sessionFor('native', 'workspace-write', true);
     const before = await settledTcp();
     const tcpResult = await native.call(fnCall('exec_command', { cmd: connectScript(`${tcpPort},'127.0.0.1'`) }, 'p8'));
     expect(tcpResult.output).toMatch(/Process exited with code 0/);
     expect(await settledTcp()).toBe(before + 2);
-    const unixResult = await native.call(fnCall('exec_command', { cmd: connectScript(`'${out('agent.sock')}'`) }, 'p9'));
+    const unixRefused = await native.call(fnCall('exec_command', { cmd: connectScript(`'${out('agent.sock')}'`) }, 'p9'));
+    expect(unixRefused.output).toMatch(/Process exited with code 3[\s\S]*EPERM/);
+    const withSockets = await sessionFor('native', 'workspace-write', 'unix-sockets');
+    const unixResult = await withSockets.call(fnCall('exec_command', { cmd: connectScript(`'${out('agent.sock')}'`) }, 'p10'));
     expect(unixResult.output).toMatch(/Process exited with code 0/);
   });
 });
