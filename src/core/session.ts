@@ -17,6 +17,7 @@ import {
   newThreadId,
   readGitInfo,
   createRedactor,
+  repairCallPairing,
   type Redactor,
 } from '../store/index.js';
 import { collectSessionSecrets } from './secrets.js';
@@ -281,33 +282,9 @@ function recordedHarness(resumed: { turnContext?: { harness?: string }; meta?: {
   return resumed?.turnContext?.harness ?? resumed?.meta?.harness;
 }
 
-/**
- * A process killed between a tool call and its output leaves a call with no result, which every
- * wire rejects. Give such calls an output saying what happened.
- */
+/** Calls without outputs answered as aborted, orphans and duplicates dropped (store's repairCallPairing). */
 export function closeDanglingCalls(history: ConversationItem[]): ConversationItem[] {
-  const answered = new Set(
-    history.flatMap((item) => (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? [item.call_id] : [])),
-  );
-  const output = 'aborted: the session ended before this call returned; check the state before relying on it';
-  const out: ConversationItem[] = [];
-  let pending: ConversationItem[] = [];
-  // Outputs go after the step's calls and outputs, before the next message, as wires expect.
-  const flush = () => {
-    out.push(...pending);
-    pending = [];
-  };
-  for (const item of history) {
-    if (item.type === 'message') flush();
-    out.push(item);
-    if (item.type === 'function_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'function_call_output', call_id: item.call_id, output, is_error: true });
-    } else if (item.type === 'custom_tool_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'custom_tool_call_output', call_id: item.call_id, output, is_error: true });
-    }
-  }
-  flush();
-  return out;
+  return repairCallPairing(history).history;
 }
 
 function withBaseUrl(config: RigConfig): Record<string, Partial<ProviderInfo>> {

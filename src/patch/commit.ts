@@ -257,7 +257,11 @@ async function realpathOrSelf(file: string): Promise<string> {
   return fsp.realpath(file).catch(() => file);
 }
 
-function siblingName(name: string, purpose: 'tmp' | 'bak'): string {
+/**
+ * `.NAME.rig-tmp-PID-HEX` / `.NAME.rig-bak-PID-HEX`: the pid lets a later session tell a dead
+ * writer's leftovers (removed at start, exec/sandbox/protected-scan.ts) from a live edit's.
+ */
+export function siblingName(name: string, purpose: 'tmp' | 'bak'): string {
   return `.${name}.rig-${purpose}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 

@@ -298,3 +298,13 @@ describe('commitFileEdits', () => {
     }
   });
 });
+
+describe('temp file names', () => {
+  it('match the pattern the start-up walk removes when their writer is gone', async () => {
+    const { siblingName } = await import('../../src/patch/commit.js');
+    const { EDIT_TEMP_NAME } = await import('../../src/exec/sandbox/protected-scan.js');
+    const name = siblingName('notes.md', 'tmp');
+    expect(EDIT_TEMP_NAME.exec(name)?.[1]).toBe(String(process.pid));
+    expect(EDIT_TEMP_NAME.test(siblingName('notes.md', 'bak'))).toBe(false);
+  });
+});
