@@ -64,6 +64,8 @@ const KNOWN: Record<string, { label: string; target?: number }> = {
   'sandbox.benchSandboxOverhead.bareMs': { label: '`true` through the process layer, bare' },
   'sandbox.benchSandboxOverhead.bwrapMs': { label: '`true` through the process layer, under bwrap' },
   'sandbox.benchSandboxOverhead.overheadMs': { label: 'sandbox (bwrap, workspace-write) overhead per command', target: 15 },
+  'sandbox.benchPolicyScan.scan10kMs': { label: 'sandbox policy with the start-up walk, 10,000-file tree', target: 50 },
+  'sandbox.benchPolicyScan.noScanMs': { label: 'sandbox policy without the walk' },
 };
 
 function withKnownTargets(metrics: Metric[]): Metric[] {
@@ -124,8 +126,8 @@ async function main(): Promise<number> {
       metrics.push(...(await runOptional('sessions', ['benchResume10k', 'benchList5000'], log)));
     }
     if (options.only.has('sandbox')) {
-      log('sandbox: overhead of a sandboxed command...');
-      metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead'], log)));
+      log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');
+      metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead', 'benchPolicyScan'], log)));
     }
   } finally {
     env.cleanup();
