@@ -74,6 +74,8 @@ const KNOWN: Record<string, { label: string; target?: number }> = {
   'mcp.benchMcpCallOverhead.callWallMs': { label: 'MCP: tools/call round trip' },
   'mcp.benchMcpCallOverhead.serverMs': { label: "MCP: the server's own time per call" },
   'mcp.benchMcpCallOverhead.overheadMs': { label: 'MCP: call overhead beyond the server', target: 2 },
+  'sandbox.benchPolicyScan.scan10kMs': { label: 'sandbox policy with the start-up walk, 10,000-file tree', target: 50 },
+  'sandbox.benchPolicyScan.noScanMs': { label: 'sandbox policy without the walk' },
 };
 
 function withKnownTargets(metrics: Metric[]): Metric[] {
@@ -146,8 +148,8 @@ async function main(): Promise<number> {
       metrics.push(...(await benchTui(env, options.runs)));
     }
     if (options.only.has('sandbox')) {
-      log('sandbox: overhead of a sandboxed command...');
-      metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead'], log)));
+      log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');
+      metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead', 'benchPolicyScan'], log)));
     }
   } finally {
     env.cleanup();

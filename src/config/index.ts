@@ -15,6 +15,7 @@ export type { ConfigOverride } from './overrides.js';
 export {
   findProjectRoot,
   isProjectTrusted,
+  projectMayWidenSafety,
   projectTrustLevel,
   PROJECT_CONFIG_DIR,
   PROJECT_RESTRICTED_KEYS,

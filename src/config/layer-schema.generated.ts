@@ -258,6 +258,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
         },
         "exclude_slash_tmp": {
           "type": "boolean"
+        },
+        "allow_unix_sockets": {
+          "type": "boolean"
         }
       },
       "additionalProperties": false
@@ -859,6 +862,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
               },
               "exclude_slash_tmp": {
                 "type": "boolean"
+              },
+              "allow_unix_sockets": {
+                "type": "boolean"
               }
             },
             "additionalProperties": false
@@ -1214,6 +1220,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
               "trusted",
               "untrusted"
             ]
+          },
+          "allow_wider_safety": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

@@ -12,7 +12,8 @@ import { ConfigError } from './errors.js';
 import { readConfigFile, resolveConfigPath, resolveLayerPaths, type ConfigFile } from './files.js';
 import { formatKeyPath } from './errors.js';
 import { getAtPath, mergeTables, parseOverride, tableAtPath, type Table } from './overrides.js';
-import { dropRestrictedKeys, findProjectRoot, projectConfigFiles, projectTrustLevel } from './project.js';
+import { dropRestrictedKeys, findProjectRoot, projectConfigFiles, projectEntry } from './project.js';
+import { narrowProjectLayer } from './project-safety.js';
 import { applyDefaults, DEFAULT_PROJECT_ROOT_MARKERS, type RigConfig } from './resolve.js';
 import type { ConfigLayer } from './schema.js';
 import { locate, validateLayer, type LayerSource } from './validate.js';
@@ -119,11 +120,14 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   }
 
   // Markers and trust come from layers a project cannot influence.
-  const userLevel = mergeLayers([...(user ? [user] : []), ...profileLayers, ...overrides]);
+  const userLevelLayers = [...(user ? [user] : []), ...profileLayers, ...overrides];
+  const userLevel = mergeLayers(userLevelLayers);
   const markers = userLevel.project_root_markers ?? [...DEFAULT_PROJECT_ROOT_MARKERS];
   const projectRoot = findProjectRoot(cwd, markers);
-  const trust = projectTrustLevel(userLevel, cwd);
-  const projectLayers = loadProjectLayers(cwd, projectRoot, trust, options.home, warnings, acceptFile);
+  const entry = projectEntry(userLevel, cwd);
+  const trust = entry?.trust_level;
+  const narrowTo = entry?.allow_wider_safety === true ? undefined : applyDefaults(userLevel, trust, (keyPath) => locateInLayers(userLevelLayers, keyPath));
+  const projectLayers = loadProjectLayers(cwd, projectRoot, trust, options.home, warnings, acceptFile, narrowTo);
 
   const flagLayer = flagsLayer(flags, accept, cwd);
   const layers = [...(user ? [user] : []), ...profileLayers, ...projectLayers, ...overrides, flagLayer];
@@ -171,6 +175,7 @@ function loadProjectLayers(
   home: string,
   warnings: string[],
   acceptFile: (f: ConfigFile) => Layer,
+  narrowTo: RigConfig | undefined,
 ): Layer[] {
   const files = projectConfigFiles(cwd, root);
   if (files.length === 0) return [];
@@ -194,7 +199,16 @@ function loadProjectLayers(
           `To apply them, set them in ${path.join(home, 'config.toml')}`,
       );
     }
-    layers.push(acceptFile(file));
+    const layer = acceptFile(file);
+    const wider = narrowTo ? narrowProjectLayer(layer.value, narrowTo) : [];
+    if (wider.length > 0) {
+      warnings.push(
+        `${f}: ignored settings wider than your own config (a project config can only narrow safety settings): ` +
+          `${wider.join('; ')}. To let this project widen them, add \`allow_wider_safety = true\` to its ` +
+          `[projects.${JSON.stringify(projectDir)}] table in ${path.join(home, 'config.toml')}`,
+      );
+    }
+    layers.push(layer);
   }
   return layers;
 }

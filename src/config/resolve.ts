@@ -70,6 +70,7 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
     network_access: boolean;
     exclude_tmpdir_env_var: boolean;
     exclude_slash_tmp: boolean;
+    allow_unix_sockets: boolean;
   };
   shell_environment_policy: {
     inherit: 'all' | 'core' | 'none';
@@ -88,7 +89,7 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
   /** Validated, transport chosen, Codex's defaults applied, timeouts in milliseconds. */
   mcp_servers: Record<string, ResolvedMcpServer>;
   profiles: Record<string, ProfileConfig>;
-  projects: Record<string, { trust_level?: TrustLevel }>;
+  projects: Record<string, { trust_level?: TrustLevel; allow_wider_safety?: boolean }>;
 };
 
 /**
@@ -122,6 +123,7 @@ export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined
       network_access: sww.network_access ?? false,
       exclude_tmpdir_env_var: sww.exclude_tmpdir_env_var ?? false,
       exclude_slash_tmp: sww.exclude_slash_tmp ?? false,
+      allow_unix_sockets: sww.allow_unix_sockets ?? false,
     },
     shell_environment_policy: {
       inherit: sep.inherit ?? 'all',

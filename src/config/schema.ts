@@ -226,6 +226,7 @@ function profileFields() {
           network_access: z.boolean().optional(),
           exclude_tmpdir_env_var: z.boolean().optional(),
           exclude_slash_tmp: z.boolean().optional(),
+          allow_unix_sockets: z.boolean().optional(),
         })
         .optional(),
     shell_environment_policy: () =>
@@ -279,7 +280,15 @@ function layerFields() {
     profile: () => z.string().optional(),
     profiles: () => z.record(z.string(), fullProfileSchema()).optional(),
     projects: () =>
-      z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
+      z
+        .record(
+          z.string(),
+          z.strictObject({
+            trust_level: z.enum(TRUST_LEVELS).optional(),
+            allow_wider_safety: z.boolean().optional(),
+          }),
+        )
+        .optional(),
   };
 }
 

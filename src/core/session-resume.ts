@@ -54,5 +54,6 @@ export function locateRollout(home: string, target: ResumeTarget, cwd: string): 
 export function loadRollout(path: string, threadId: string): ResumedThread {
   const read = readRollout(path);
   const rebuilt = reconstructThread(read.records);
-  return { ...rebuilt, path, threadId, warnings: read.warnings };
+  const repairs = rebuilt.repairs.length > 0 ? [`${path}: repaired the history to resume it: ${rebuilt.repairs.join('; ')}`] : [];
+  return { ...rebuilt, path, threadId, warnings: [...read.warnings, ...repairs] };
 }

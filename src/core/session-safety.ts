@@ -2,15 +2,13 @@
 // policy, exec-policy rules, the command environment, and the orchestrator built from them.
 import { join } from 'node:path';
 import type { RigConfig } from '../config/index.js';
-import { findProjectRoot, isProjectTrusted } from '../config/index.js';
+import { findProjectRoot, isProjectTrusted, projectMayWidenSafety } from '../config/index.js';
 import { buildCommandEnv } from '../exec/env-policy.js';
 import { resolveSandboxPolicy, type SandboxPolicy } from '../exec/sandbox/index.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
 import {
   ApprovalCache,
-  ExecPolicy,
-  discoverRulesFiles,
-  loadRulesFiles,
+  loadSessionRules,
   parseApprovalPolicy,
   type ApprovalPolicyConfig,
 } from '../policy/index.js';
@@ -24,6 +22,8 @@ export interface SafetySetup {
   commandEnv: Record<string, string>;
   unifiedExec: UnifiedExecManager;
   capabilities: CapabilitiesFactory;
+  /** Things the user should know (project rules that were ignored). */
+  warnings: string[];
 }
 
 export interface SafetyInputs {
@@ -54,15 +54,18 @@ export async function setupSafety(inputs: SafetyInputs): Promise<SafetySetup> {
     networkAccess: config.sandbox_workspace_write.network_access,
     excludeTmpdirEnvVar: config.sandbox_workspace_write.exclude_tmpdir_env_var,
     excludeSlashTmp: config.sandbox_workspace_write.exclude_slash_tmp,
+    allowUnixSockets: config.sandbox_workspace_write.allow_unix_sockets,
+    rigHome: inputs.home,
     env,
   });
   const approvalPolicy = inputs.yolo ? 'never' : parseApprovalPolicy(config.approval_policy);
-  const files = await discoverRulesFiles({
+  const { policy: execPolicy, warnings } = await loadSessionRules({
     rigHome: inputs.home,
     trustedProjectConfigDirs: trustedProjectConfigDirs(config, cwd),
     ignoreRules: inputs.ignoreRules,
+    projectMayWiden: projectMayWidenSafety(config, cwd),
+    homeDir: env['HOME'] ?? '',
   });
-  const execPolicy = files.length > 0 ? await loadRulesFiles(files, { homeDir: env['HOME'] ?? '' }) : ExecPolicy.empty();
   const envPolicy = config.shell_environment_policy;
   const commandEnv = {
     ...buildCommandEnv(
@@ -91,5 +94,5 @@ export async function setupSafety(inputs: SafetyInputs): Promise<SafetySetup> {
     unifiedExec,
     approvalCache: new ApprovalCache(),
   });
-  return { sandbox, approvalPolicy, yolo: inputs.yolo, commandEnv, unifiedExec, capabilities };
+  return { sandbox, approvalPolicy, yolo: inputs.yolo, commandEnv, unifiedExec, capabilities, warnings };
 }

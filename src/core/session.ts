@@ -16,8 +16,11 @@ import {
   RolloutWriter,
   newThreadId,
   readGitInfo,
-  secretValuesFromEnv,
+  createRedactor,
+  repairCallPairing,
+  type Redactor,
 } from '../store/index.js';
+import { collectSessionSecrets } from './secrets.js';
 import { Thread, type TurnResult } from './thread.js';
 import type { SessionFlags } from './settings.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
@@ -55,6 +58,8 @@ export interface Session {
   images: string[];
   outputSchema?: JsonSchema;
   rolloutPath?: string;
+  /** Replaces every configured secret; front ends pass everything they print through it. */
+  redactor: Redactor;
   compact(): Promise<TurnResult>;
   close(): Promise<void>;
 }
@@ -169,10 +174,8 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
         : {}),
     shellName: basename(shell.path),
   });
-  const protectedVars = Object.values(config.model_providers)
-    .map((entry) => entry.env_key)
-    .concat(provider.env_key)
-    .filter((name): name is string => typeof name === 'string');
+  const secretSet = collectSessionSecrets(config, env, provider);
+  const protectedVars = secretSet.protectedVars;
   const safety = await setupSafety({ config, cwd, home, env, threadId, yolo, ignoreRules: Boolean(flags.ignoreRules), protectedVars });
 
   const initialContext: ConversationItem[] = [];
@@ -200,10 +203,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     if (message) initialContext.push(message);
   }
 
-  const secrets = [
-    ...secretValuesFromEnv(env, config.shell_environment_policy.exclude),
-    ...protectedVars.map((name) => env[name]).filter((value): value is string => Boolean(value)),
-  ];
+  const secrets = secretSet.values;
   let recorder: RolloutRecorder | undefined;
   if (!flags.ephemeral) {
     const writer = resumed && !options.fork
@@ -273,10 +273,11 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
     harness: harness.profile.id,
     sandboxMode: safety.sandbox.mode,
     approvalPolicy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
-    warnings: [...warnings, ...safety.sandbox.warnings],
+    warnings: [...warnings, ...safety.sandbox.warnings, ...safety.warnings],
     images: flags.image ?? [],
     ...(flags.outputSchema ? { outputSchema: readOutputSchema(flags.outputSchema) } : {}),
     ...(recorder ? { rolloutPath: recorder.path } : {}),
+    redactor: createRedactor(secrets),
     compact: () => compactThread(thread, compaction),
     async close() {
       await safety.unifiedExec.closeAll();
@@ -291,33 +292,9 @@ function recordedHarness(resumed: { turnContext?: { harness?: string }; meta?: {
   return resumed?.turnContext?.harness ?? resumed?.meta?.harness;
 }
 
-/**
- * A process killed between a tool call and its output leaves a call with no result, which every
- * wire rejects. Give such calls an output saying what happened.
- */
+/** Calls without outputs answered as aborted, orphans and duplicates dropped (store's repairCallPairing). */
 export function closeDanglingCalls(history: ConversationItem[]): ConversationItem[] {
-  const answered = new Set(
-    history.flatMap((item) => (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? [item.call_id] : [])),
-  );
-  const output = 'aborted: the session ended before this call returned; check the state before relying on it';
-  const out: ConversationItem[] = [];
-  let pending: ConversationItem[] = [];
-  // Outputs go after the step's calls and outputs, before the next message, as wires expect.
-  const flush = () => {
-    out.push(...pending);
-    pending = [];
-  };
-  for (const item of history) {
-    if (item.type === 'message') flush();
-    out.push(item);
-    if (item.type === 'function_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'function_call_output', call_id: item.call_id, output, is_error: true });
-    } else if (item.type === 'custom_tool_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'custom_tool_call_output', call_id: item.call_id, output, is_error: true });
-    }
-  }
-  flush();
-  return out;
+  return repairCallPairing(history).history;
 }
 
 function withBaseUrl(config: RigConfig): Record<string, Partial<ProviderInfo>> {

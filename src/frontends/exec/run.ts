@@ -19,8 +19,10 @@ const EXIT_INTERRUPTED = 130;
 
 export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   const json = Boolean(input.flags.json || input.flags.experimentalJson);
-  const stdout = (text: string) => process.stdout.write(text);
-  const stderr = (text: string) => process.stderr.write(text);
+  // Until the session exists there is nothing to redact with; after that, every line is redacted.
+  let redact: { out: (text: string) => string; err: (text: string) => string } = { out: (t) => t, err: (t) => t };
+  const stdout = (text: string) => process.stdout.write(redact.out(text));
+  const stderr = (text: string) => process.stderr.write(redact.err(text));
   const fail = (message: string): number => {
     if (json) stdout(`${JSON.stringify({ type: 'error', message })}\n`);
     stderr(`rig: ${message}\n`);
@@ -35,6 +37,8 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }
+  const { redactor } = session;
+  redact = { out: json ? (t) => redactor.redactJson(t) : (t) => redactor.redactText(t), err: (t) => redactor.redactText(t) };
 
   // Decorated output all goes to stderr; stdout carries only the answer, never coloured.
   const color = input.flags.color === 'always' || (input.flags.color !== 'never' && Boolean(process.stderr.isTTY) && !process.env['NO_COLOR']);

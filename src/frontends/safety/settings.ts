@@ -4,7 +4,7 @@
 import { loadConfig, resolveRigHome, type ConfigFlags, type LoadedConfig } from '../../config/index.js';
 import { buildCommandEnv } from '../../exec/env-policy.js';
 import { resolveSandboxPolicy, type SandboxMode, type SandboxPolicy } from '../../exec/sandbox/index.js';
-import { BUILTIN_PROVIDERS } from '../../model/index.js';
+import { collectSessionSecrets } from '../../core/secrets.js';
 
 export interface SafetyConfigInput {
   env: NodeJS.ProcessEnv;
@@ -42,16 +42,14 @@ export function sandboxPolicyFor(loaded: LoadedConfig, mode: SandboxMode, env: N
     networkAccess: settings.network_access,
     excludeTmpdirEnvVar: settings.exclude_tmpdir_env_var,
     excludeSlashTmp: settings.exclude_slash_tmp,
+    allowUnixSockets: settings.allow_unix_sockets,
     env,
   });
 }
 
 /** Env var names that hold provider keys (built-in and configured): commands never see them unless named explicitly. */
 export function providerKeyVars(loaded: LoadedConfig): string[] {
-  const names = [...Object.values(BUILTIN_PROVIDERS), ...Object.values(loaded.config.model_providers)]
-    .map((entry) => entry.env_key)
-    .filter((name): name is string => typeof name === 'string');
-  return [...new Set(names)];
+  return collectSessionSecrets(loaded.config, {}).protectedVars;
 }
 
 /** The environment a model-run command gets (shell_environment_policy, provider keys removed). */
