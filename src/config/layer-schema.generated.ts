@@ -408,6 +408,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     "replay_file": {
       "type": "string"
     },
+    "eval": {
+      "type": "object",
+      "properties": {
+        "prices": {
+          "type": "object",
+          "propertyNames": {
+            "type": "string"
+          },
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "input": {
+                "type": "number",
+                "minimum": 0
+              },
+              "cached_input": {
+                "type": "number",
+                "minimum": 0
+              },
+              "output": {
+                "type": "number",
+                "minimum": 0
+              }
+            },
+            "required": [
+              "input",
+              "output"
+            ],
+            "additionalProperties": false
+          }
+        }
+      },
+      "additionalProperties": false
+    },
     "profile": {
       "type": "string"
     },
@@ -821,6 +855,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "replay_file": {
             "type": "string"
+          },
+          "eval": {
+            "type": "object",
+            "properties": {
+              "prices": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {
+                  "type": "object",
+                  "properties": {
+                    "input": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "cached_input": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "output": {
+                      "type": "number",
+                      "minimum": 0
+                    }
+                  },
+                  "required": [
+                    "input",
+                    "output"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false
