@@ -17,7 +17,9 @@ const ALLOWED: Record<string, string[]> = {
   store: ['protocol'],
   core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store'],
   frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core'],
-  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends'],
+  // A front end too: runs agents (phase 1: `rig exec` children) and reads their rollouts.
+  eval: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core'],
+  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'eval'],
 };
 
 function sourceFiles(dir: string): string[] {

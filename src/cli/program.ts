@@ -16,6 +16,8 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerExecpolicy } from './commands/execpolicy.js';
 import { registerDemo } from './commands/demo.js';
 import { registerHarness } from './commands/harness.js';
+import { registerEval } from './commands/eval.js';
+import { registerWorker } from './commands/worker.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -109,6 +111,8 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerExecpolicy(program);
   registerDemo(program);
+  registerEval(program);
+  registerWorker(program);
 
   // `rig [prompt...]`: run a task like `rig exec`; with no API key configured, the offline demo.
   addCommonOptions(program)
