@@ -2,7 +2,7 @@
 // the real CLI, against the loopback mock provider running a scripted model: every trial runs a
 // real `rig exec --json` child under the sandbox, is checked afterwards, and lands in
 // results.jsonl, summary.json and report.html with the figures the issue asks for.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../src/eval/results.js';
@@ -10,6 +10,7 @@ import type { RunSummary } from '../../src/eval/summary.js';
 import { loadTasks } from '../../src/eval/tasks/load.js';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
 import { REPO_ROOT, jsonLines, removeDir, runRig, tempDir, tempRigHome } from '../support/workspace.js';
+import { dumpDom, screenshot } from './support/chromium.js';
 import { defaultSolves, scriptedModel } from './support/scripted-model.js';
 
 const EXAMPLES = join(REPO_ROOT, 'examples', 'eval');
@@ -98,4 +99,29 @@ describe('rig eval against the mock provider', () => {
     expect(comparison!.p_value).toBeGreaterThan(0);
     expect(comparison!.p_value).toBeLessThanOrEqual(1);
   });
+
+  it('renders report.html in headless Chromium: every chart as SVG, the tables filled, nothing loaded from outside', async () => {
+    const page = join(out, 'report.html');
+    const html = readFileSync(page, 'utf8');
+    expect(html).not.toMatch(/<script|<link|src="(?!data:)|url\(http/i);
+    const dom = await dumpDom(page);
+    for (const id of ['pass-rate', 'paired', 'per-solved', 'wall-time']) {
+      const figure = new RegExp(`<figure id="chart-${id}">[\\s\\S]*?</figure>`).exec(dom)?.[0] ?? '';
+      expect(figure, id).toMatch(/<svg[^>]*class="marks"/);
+      // Marks were drawn, not just an empty frame.
+      expect(figure.match(/<path|<rect/g)?.length ?? 0, id).toBeGreaterThan(3);
+    }
+    const rows = (table: string) => (new RegExp(`<table id="${table}">[\\s\\S]*?</table>`).exec(dom)?.[0].match(/<tr>/g)?.length ?? 0) - 1;
+    expect(rows('cells')).toBe(2);
+    expect(rows('comparisons')).toBe(1);
+    expect(rows('tasks')).toBe(tasks.length);
+    expect(rows('trials')).toBe(tasks.length * 2);
+    expect(dom).toContain('McNemar exact');
+
+    const png = await screenshot(page);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.length).toBeGreaterThan(30_000);
+    // `RIG_SAVE_REPORT_SCREENSHOT=1 npx vitest run test/eval/eval-cli.test.ts` refreshes the README's picture.
+    if (process.env['RIG_SAVE_REPORT_SCREENSHOT']) writeFileSync(join(REPO_ROOT, 'docs', 'eval-report.png'), png);
+  }, 120_000);
 });
