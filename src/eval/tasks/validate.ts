@@ -1,7 +1,7 @@
 // Validation of task rows and tables with zod, turned into TaskFileErrors that name the field.
 import type { z } from 'zod';
 import { loadZod } from '../../config/lazy-zod.js';
-import { formatKeyPath } from '../../config/errors.js';
+import { describeFound, formatKeyPath } from '../../config/errors.js';
 import { TaskFileError } from './types.js';
 
 export type Zod = typeof z;
@@ -29,10 +29,21 @@ export function parseOrThrow<T>(
     const key = issue.keys[0]!;
     path = [...path, key];
     message = `unknown field (allowed: ${allowedKeys(schema, issue.path as PropertyKey[]).join(', ') || 'see docs/eval.md'})`;
-  } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-    message = `missing (expected ${issue.expected})`;
+  } else {
+    const found = valueAt(value, path);
+    if (found === undefined) message = `missing (${message})`;
+    else message = `${message} (found ${describeFound(found)})`;
   }
   throw new TaskFileError(file, lineOf(path), path.length > 0 ? formatKeyPath(path) : undefined, message);
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let node = value;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[segment as string];
+  }
+  return node;
 }
 
 function allowedKeys(schema: unknown, path: readonly PropertyKey[]): string[] {
