@@ -11,14 +11,16 @@ export type Fingerprints = Record<string, unknown>;
 
 export const fingerprintKey = (harness: string, provider: string, model: string): string => `${harness} | ${provider} | ${model}`;
 
-/** Masks a folder path and dates so two machines (or days) build equal requests. */
+/** Masks a folder path, dates and ids so two machines (or days, or threads) build equal requests. */
 export function normalizeText(text: string, folder?: string): string {
   let out = text;
   if (folder) out = out.split(folder).join('<workspace>');
   return out
     .replace(/<current_date>[^<]*<\/current_date>/g, '<current_date>*</current_date>')
     .replace(/<timezone>[^<]*<\/timezone>/g, '<timezone>*</timezone>')
-    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<date>');
+    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<date>')
+    // thread ids (prompt_cache_key, session ids in headers or bodies)
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>');
 }
 
 function normalizeValue(value: unknown, folder: string): unknown {
