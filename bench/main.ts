@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox, eval), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts and bench/sandbox.ts (thread index and sandbox figures) are optional: run.mjs
@@ -16,10 +16,11 @@ import { benchPatch } from './patch.js';
 import { readPrevious, renderTable, saveResults, verdict, type Metric } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
+import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox', 'eval'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -126,6 +127,10 @@ async function main(): Promise<number> {
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command...');
       metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead'], log)));
+    }
+    if (options.only.has('eval')) {
+      log('eval: per-trial overhead beyond the agent, trials per minute for --parallel 1, 2, 4...');
+      metrics.push(...(await benchEval(env, options.runs)));
     }
   } finally {
     env.cleanup();

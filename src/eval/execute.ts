@@ -1,7 +1,7 @@
 // Runs a run folder's pending trials, here (K at a time) or through a queue of workers, and appends
 // each result to results.jsonl as it arrives. A trial cut short by an interrupt leaves no result,
 // so the next resume runs it again.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrialSpec } from './matrix.js';
 import { runPool } from './pool.js';
@@ -11,6 +11,7 @@ import type { TrialResult } from './results.js';
 import type { RunDir, RunManifest } from './run-dir.js';
 import type { TrialRunner } from './runner/types.js';
 import { runTrial, type TrialArtifacts, type TrialContext } from './trial.js';
+import { pruneWorktrees } from './workspace.js';
 
 export interface ExecuteOptions {
   parallel: number;
@@ -65,6 +66,9 @@ export async function executePending(run: RunDir, manifest: RunManifest, pending
       return;
     }
     const workRoot = run.workRoot(manifest.id);
+    // What an earlier, killed session of this run left behind.
+    rmSync(workRoot, { recursive: true, force: true });
+    await pruneWorktrees(pending.map((spec) => spec.task.repo));
     await runPool(
       pending,
       options.parallel,
@@ -86,5 +90,6 @@ export async function executePending(run: RunDir, manifest: RunManifest, pending
     );
   } finally {
     progress.close();
+    if (!options.queue && !options.keepWorkspaces) rmSync(run.workRoot(manifest.id), { recursive: true, force: true });
   }
 }

@@ -1,7 +1,6 @@
 // `rig eval`: loads tasks, builds the trial matrix, runs it (here or on queue workers), and writes
 // results.jsonl, summary.json and report.html into the run folder; `--resume` continues a run,
 // `--replay` re-runs one against its recorded model responses, `rig eval report` rebuilds a report.
-import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig, resolveRigHome } from '../config/index.js';
 import { rigVersion } from '../core/version.js';
@@ -117,10 +116,6 @@ async function execute(run: RunDir, manifest: RunManifest, pending: TrialSpec[],
   const { prices } = readConfig(flags, io);
   const stop = interruptible();
   try {
-    if (!manifest.queue) {
-      // What an earlier, killed run left in the temp folder of this run.
-      rmSync(run.workRoot(manifest.id), { recursive: true, force: true });
-    }
     await executePending(run, manifest, pending, {
       parallel: manifest.parallel,
       env: io.env,

@@ -71,7 +71,7 @@ export async function runTrial(spec: TrialSpec, context: TrialContext): Promise<
   let abortReason: string | undefined;
 
   try {
-    workspace = await createWorkspace(spec.task, workspacePath);
+    workspace = await createWorkspace(spec.task, workspacePath, join(context.workRoot, '_base'));
     mkdirSync(scratch, { recursive: true });
     const setup = await runSetup(spec.task, workspace.dir, spec.settings.checkTimeoutMs);
     timing.setup_ms = performance.now() - t0;

@@ -1,7 +1,9 @@
 // Each trial's own copy of the task's repository: a detached git worktree when the repository is a
-// git checkout (cheap, and exactly the commit asked for), else a plain copy made into a fresh git
-// repository, so every agent starts in a repository and its changes can be read back as a diff.
+// git checkout (cheap, and exactly the commit asked for). A plain folder is copied once into a
+// fresh git repository, and each trial gets a worktree of that: every agent starts in a
+// repository, its changes read back as a diff, and a trial costs a worktree, not a copy.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,8 +12,9 @@ const run = promisify(execFile);
 
 export interface Workspace {
   dir: string;
+  /** A worktree of the task's own repository, or of the copy made from its plain folder. */
   kind: 'worktree' | 'copy';
-  /** The git repository a worktree belongs to. */
+  /** The git repository the worktree belongs to. */
   sourceRepo?: string;
   /** The commit the agent started from. */
   baseCommit: string;
@@ -68,27 +71,58 @@ async function gitTopLevel(dir: string): Promise<string | undefined> {
   return top;
 }
 
-export async function createWorkspace(source: WorkspaceSource, dir: string): Promise<Workspace> {
+/** A git repository made once per process from a plain folder: trials get worktrees of it. */
+const bases = new Map<string, Promise<{ repo: string; commit: string }>>();
+
+function baseRepo(source: WorkspaceSource, baseRoot: string): Promise<{ repo: string; commit: string }> {
+  const id = createHash('sha256').update(JSON.stringify([source.repo, source.exclude ?? []])).digest('hex').slice(0, 16);
+  const dir = join(baseRoot, id);
+  let made = bases.get(dir);
+  if (!made) {
+    made = (async () => {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dirname(dir), { recursive: true });
+      const excluded = new Set((source.exclude ?? []).map((name) => join(source.repo, name)));
+      cpSync(source.repo, dir, {
+        recursive: true,
+        filter: (path) => !excluded.has(path) && basename(path) !== '.git' && !relative(source.repo, path).split(sep).includes('node_modules'),
+      });
+      await git(dir, ['init', '--quiet', '--initial-branch=main']);
+      await git(dir, [...GIT_IDENTITY, 'add', '-A']);
+      await git(dir, [...GIT_IDENTITY, 'commit', '--quiet', '--allow-empty', '--no-verify', '-m', 'task start']);
+      return { repo: dir, commit: (await git(dir, ['rev-parse', 'HEAD'])).trim() };
+    })();
+    bases.set(dir, made);
+    made.catch(() => bases.delete(dir));
+  }
+  return made;
+}
+
+const commits = new Map<string, Promise<string>>();
+
+function resolveCommit(repo: string, commit: string): Promise<string> {
+  const key = `${repo}\0${commit}`;
+  let resolved = commits.get(key);
+  if (!resolved) {
+    resolved = git(repo, ['rev-parse', '--verify', `${commit}^{commit}`]).then((out) => out.trim());
+    commits.set(key, resolved);
+    resolved.catch(() => commits.delete(key));
+  }
+  return resolved;
+}
+
+/**
+ * A fresh workspace at `dir`. `baseRoot` holds the git repositories made from plain folders (one
+ * per folder and process; remove it when the run ends).
+ */
+export async function createWorkspace(source: WorkspaceSource, dir: string, baseRoot = join(dirname(dir), '_base')): Promise<Workspace> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dirname(dir), { recursive: true });
   const top = await gitTopLevel(source.repo);
-  if (top) {
-    const commit = source.commit ?? 'HEAD';
-    await withRepoLock(top, () => git(top, ['worktree', 'add', '--detach', '--quiet', dir, commit]));
-    const baseCommit = (await git(dir, ['rev-parse', 'HEAD'])).trim();
-    return { dir, kind: 'worktree', sourceRepo: top, baseCommit };
-  }
-  if (source.commit) throw new Error(`${source.repo} is not the top folder of a git repository, so commit ${source.commit} cannot be checked out`);
-  const excluded = new Set((source.exclude ?? []).map((name) => join(source.repo, name)));
-  cpSync(source.repo, dir, {
-    recursive: true,
-    filter: (path) => !excluded.has(path) && basename(path) !== '.git' && !relative(source.repo, path).split(sep).includes('node_modules'),
-  });
-  await git(dir, ['init', '--quiet', '--initial-branch=main']);
-  await git(dir, [...GIT_IDENTITY, 'add', '-A']);
-  await git(dir, [...GIT_IDENTITY, 'commit', '--quiet', '--allow-empty', '--no-verify', '-m', 'task start']);
-  const baseCommit = (await git(dir, ['rev-parse', 'HEAD'])).trim();
-  return { dir, kind: 'copy', baseCommit };
+  if (!top && source.commit) throw new Error(`${source.repo} is not the top folder of a git repository, so commit ${source.commit} cannot be checked out`);
+  const from = top ? { repo: top, commit: await resolveCommit(top, source.commit ?? 'HEAD') } : await baseRepo(source, baseRoot);
+  await withRepoLock(from.repo, () => git(from.repo, ['worktree', 'add', '--detach', '--quiet', dir, from.commit]));
+  return { dir, kind: top ? 'worktree' : 'copy', sourceRepo: from.repo, baseCommit: from.commit };
 }
 
 /** Everything the agent changed since the start (new files included), as a git diff. */
@@ -98,7 +132,7 @@ export async function workspaceDiff(workspace: Workspace): Promise<string> {
 }
 
 export async function removeWorkspace(workspace: Workspace): Promise<void> {
-  if (workspace.kind === 'worktree' && workspace.sourceRepo) {
+  if (workspace.sourceRepo) {
     const repo = workspace.sourceRepo;
     await withRepoLock(repo, async () => {
       try {
@@ -112,10 +146,8 @@ export async function removeWorkspace(workspace: Workspace): Promise<void> {
   rmSync(workspace.dir, { recursive: true, force: true });
 }
 
-/** Removes what an interrupted run left under `root` (worktrees are pruned from their repositories). */
-export async function removeStaleWorkspaces(root: string, repos: Iterable<string>): Promise<void> {
-  if (!existsSync(root)) return;
-  rmSync(root, { recursive: true, force: true });
+/** Forgets the worktrees of a killed run whose folders are gone (git keeps a note of each in .git/worktrees). */
+export async function pruneWorktrees(repos: Iterable<string>): Promise<void> {
   for (const repo of new Set(repos)) {
     const top = await gitTopLevel(repo);
     if (top) await withRepoLock(top, () => git(top, ['worktree', 'prune']).catch(() => ''));

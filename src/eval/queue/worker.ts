@@ -4,6 +4,7 @@
 // maxStalledCount times. Nothing is retried for an agent failure: that is the result.
 import { Worker, type Job } from 'bullmq';
 import { hostname, tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { IsolateRunner } from '../runner/isolate.js';
 import { runTrial } from '../trial.js';
@@ -30,16 +31,19 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const runner = new IsolateRunner();
   const id = `${hostname()}:${process.pid}`;
   const trials = new AbortController();
+  const workRoots = new Set<string>();
   options.force.addEventListener('abort', () => trials.abort(), { once: true });
   const worker = new Worker<TrialJobData, TrialJobReturn>(
     options.name,
     async (job: Job<TrialJobData, TrialJobReturn>) => {
       const { spec, runId } = job.data;
+      // Per worker process: a job that stalled here and runs again elsewhere never shares a folder.
+      const workRoot = join(tmpdir(), 'rig-eval', runId, `w${process.pid}`);
+      workRoots.add(workRoot);
       const { result, artifacts } = await runTrial(spec, {
         runId,
         runner,
-        // Per worker process: a job that stalled here and runs again elsewhere never shares a folder.
-        workRoot: join(tmpdir(), 'rig-eval', runId, `w${process.pid}`),
+        workRoot,
         env: options.env,
         prices: {},
         worker: id,
@@ -69,4 +73,5 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   options.log('finishing the trials in progress (interrupt again to stop them)');
   await worker.close();
   await running;
+  for (const root of workRoots) rmSync(root, { recursive: true, force: true });
 }
