@@ -10,7 +10,8 @@ export function wilsonInterval(passed: number, n: number, z = 1.959963984540054)
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  // At 0 and n the bounds are exactly 0 and 1; floating point would leave them a hair inside.
+  return [passed === 0 ? 0 : Math.max(0, centre - half), passed === n ? 1 : Math.min(1, centre + half)];
 }
 
 /** log of n choose k, exact enough for any n a run can have. */
@@ -31,7 +32,9 @@ export function mcnemarExact(b: number, c: number): number {
   const k = Math.min(b, c);
   let tail = 0;
   for (let i = 0; i <= k; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
-  return Math.min(1, 2 * tail);
+  const p = 2 * tail;
+  // A balanced split sums to exactly 1 (or more): do not report rounding noise below it.
+  return p > 1 - 1e-9 ? 1 : p;
 }
 
 export function median(values: number[]): number {
