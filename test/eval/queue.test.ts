@@ -84,9 +84,19 @@ describe('rig eval --queue with rig worker', () => {
       const count = () => (existsSync(results) ? readFileSync(results, 'utf8').split('\n').filter(Boolean).length : 0);
       const victim = workers[0]!;
       const marker = `/w${victim.child.pid}/`;
-      await waitUntil(() => count() >= 10 && processesWith(marker).length > 0, 120_000, 'ten results and a trial running on the first worker');
-      const running = processesWith(marker).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8')).join(' ');
-      const heldKey = new RegExp(`${marker}(t[0-9a-f]+)/`).exec(running)?.[1];
+      // The `rig exec` of a trial the first worker is running (not its one-time setup of a base copy).
+      const agentOfVictim = () =>
+        processesWith(marker)
+          .map((pid) => {
+            try {
+              return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+            } catch {
+              return '';
+            }
+          })
+          .find((cmdline) => cmdline.includes('\0exec\0--json\0'));
+      await waitUntil(() => count() >= 10 && agentOfVictim() !== undefined, 120_000, 'ten results and a trial running on the first worker');
+      const heldKey = new RegExp(`${marker}(t[0-9a-f]+)/ws`).exec(agentOfVictim() ?? '')?.[1];
       expect(heldKey).toBeDefined();
       process.kill(-victim.child.pid!, 'SIGKILL');
       await victim.exited;
@@ -113,11 +123,13 @@ describe('rig eval --queue with rig worker', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(readFileSync(results, 'utf8').split('\n').filter(Boolean)).toHaveLength(planned.length);
     } finally {
-      for (const worker of workers.slice(1)) {
+      // Whatever is still running when the test ends (also after a failed expectation) is stopped.
+      for (const worker of workers) {
+        if (worker.child.exitCode !== null || worker.child.signalCode !== null) continue;
         worker.child.kill('SIGTERM');
         await worker.exited;
       }
-      coordinator.kill('SIGKILL');
+      if (coordinator.exitCode === null && coordinator.signalCode === null) coordinator.kill('SIGKILL');
     }
   }, 300_000);
 
