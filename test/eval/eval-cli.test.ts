@@ -2,7 +2,7 @@
 // the real CLI, against the loopback mock provider running a scripted model: every trial runs a
 // real `rig exec --json` child under the sandbox, is checked afterwards, and lands in
 // results.jsonl, summary.json and report.html with the figures the issue asks for.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../src/eval/results.js';
@@ -123,5 +123,19 @@ describe('rig eval against the mock provider', () => {
     expect(png.length).toBeGreaterThan(30_000);
     // `RIG_SAVE_REPORT_SCREENSHOT=1 npx vitest run test/eval/eval-cli.test.ts` refreshes the README's picture.
     if (process.env['RIG_SAVE_REPORT_SCREENSHOT']) writeFileSync(join(REPO_ROOT, 'docs', 'eval-report.png'), png);
+  }, 120_000);
+
+  it('`rig eval report DIR --json` rebuilds summary.json and report.html from results.jsonl and prints the summary', async () => {
+    const before = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
+    rmSync(join(out, 'report.html'));
+    const report = await runRig(['eval', 'report', out, '--json'], { cwd, home });
+    expect(report.code, report.stderr).toBe(0);
+    const printed = JSON.parse(report.stdout) as RunSummary;
+    expect(printed.cells).toEqual(before.cells);
+    expect(printed.comparisons).toEqual(before.comparisons);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    const missing = await runRig(['eval', 'report', join(cwd, 'nothing-here')], { cwd, home });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/is not a rig eval run folder \(no run\.json\)/);
   }, 120_000);
 });
