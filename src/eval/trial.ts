@@ -73,6 +73,8 @@ export async function runTrial(spec: TrialSpec, context: TrialContext): Promise<
   try {
     workspace = await createWorkspace(spec.task, workspacePath, join(context.workRoot, '_base'));
     mkdirSync(scratch, { recursive: true });
+    const agentTmp = join(trialRoot, 'tmp');
+    mkdirSync(agentTmp, { recursive: true });
     const setup = await runSetup(spec.task, workspace.dir, spec.settings.checkTimeoutMs);
     timing.setup_ms = performance.now() - t0;
     if (setup && setup.exitCode !== 0) throw new Error(`the task's setup command ${setup.timedOut ? 'timed out' : `exited ${setup.exitCode}`}:\n${setup.output.slice(-1500)}`);
@@ -102,7 +104,8 @@ export async function runTrial(spec: TrialSpec, context: TrialContext): Promise<
           ...(spec.settings.profile ? { profile: spec.settings.profile } : {}),
           ...(spec.settings.maxSteps !== undefined ? { maxSteps: spec.settings.maxSteps } : {}),
           ...(context.replayFile ? { replayFile: context.replayFile } : {}),
-          env: context.env,
+          // The agent's temp files stay in the trial (its sandbox can write there, not in /tmp).
+          env: { ...context.env, TMPDIR: agentTmp },
         },
         {
           event(event) {

@@ -34,6 +34,9 @@ export function execArgs(request: AgentRequest): string[] {
   if (request.replayFile) args.push('--replay', request.replayFile);
   else args.push('--provider', request.provider);
   if (request.profile) args.push('--profile', request.profile);
+  // Only the workspace and the trial's own TMPDIR are writable: not /tmp, where the other trials'
+  // workspaces are. A -c from the user comes later and wins.
+  args.push('-c', 'sandbox_workspace_write.exclude_slash_tmp=true');
   for (const override of request.config) args.push('-c', override);
   if (request.maxSteps !== undefined) args.push('-c', `max_turn_steps=${request.maxSteps}`);
   args.push('-C', request.workspace, '-');
