@@ -118,10 +118,22 @@ describe('rig eval --queue with rig worker', () => {
       for (const r of all) expect(existsSync(join(out, r.rollout!))).toBe(true);
       expect(readFileSync(spyLog, 'utf8')).toMatch(/bullmq/);
 
-      // Enqueueing the same trials again is idempotent: the jobs exist, their results come back as they are.
+      // As if the coordinator had died before writing its last result: a resume enqueues the same
+      // job ids again (a no-op: the jobs exist), collects the finished job's result from the queue,
+      // and runs nothing again.
+      const text = readFileSync(results, 'utf8');
+      const kept = text.split('\n').filter(Boolean);
+      const dropped = JSON.parse(kept.pop()!) as TrialResult;
+      writeFileSync(results, `${kept.join('\n')}\n`);
+      const requests = mock.requests.length;
       const again = await runRig(['eval', '--resume', out], { cwd, home });
       expect(again.code, again.stderr).toBe(0);
-      expect(readFileSync(results, 'utf8').split('\n').filter(Boolean)).toHaveLength(planned.length);
+      expect(again.stderr).toContain(`resuming ${out}: 1 of ${planned.length} trials to run`);
+      const restored = jsonLines(readFileSync(results, 'utf8')) as unknown as TrialResult[];
+      expect(restored).toHaveLength(planned.length);
+      expect(restored.at(-1)!.key).toBe(dropped.key);
+      expect(restored.at(-1)!.worker).toBe(dropped.worker);
+      expect(mock.requests.length).toBe(requests);
     } finally {
       // Whatever is still running when the test ends (also after a failed expectation) is stopped.
       for (const worker of workers) {
