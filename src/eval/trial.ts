@@ -1,9 +1,9 @@
 // One trial, whichever runner runs the agent: a fresh workspace, the task's setup, the agent under
 // its wall-clock and token budgets, then (with the agent stopped) the check in its own sandbox, the
 // metrics from the rollout, and the workspace removed. Every failure becomes a result.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { emptyUsage, type ThreadEvent, type TokenUsage } from '../protocol/index.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, runCheck, runSetup, type CheckOutcome } from './check/run-check.js';
 import type { TrialSpec } from './matrix.js';
@@ -149,6 +149,8 @@ export async function runTrial(spec: TrialSpec, context: TrialContext): Promise<
     const cleanupStart = performance.now();
     if (workspace && !context.keepWorkspace) await removeWorkspace(workspace).catch(() => undefined);
     if (!context.keepWorkspace) rmSync(trialRoot, { recursive: true, force: true });
+    // A replay recreates the recorded path: leave none of its (now empty) parent folders behind.
+    if (context.workspacePath && !context.keepWorkspace) removeEmptyParents(dirname(context.workspacePath), 2);
     timing.cleanup_ms = performance.now() - cleanupStart;
   }
 
@@ -235,4 +237,14 @@ export function errorResult(spec: TrialSpec, runId: string, message: string): Tr
     finished_at: now,
     error: message,
   };
+}
+
+function removeEmptyParents(dir: string, levels: number): void {
+  for (let i = 0; i < levels; i++, dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
+  }
 }

@@ -4,6 +4,7 @@
 // ends with exactly one result in results.jsonl. Without --queue, BullMQ and ioredis never load.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../src/eval/results.js';
@@ -142,6 +143,8 @@ describe('rig eval --queue with rig worker', () => {
         await worker.exited;
       }
       if (coordinator.exitCode === null && coordinator.signalCode === null) coordinator.kill('SIGKILL');
+      // The killed worker could not clean up its trial folders.
+      if (existsSync(join(out, 'run.json'))) removeDir(join(tmpdir(), 'rig-eval', (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { id: string }).id));
     }
   }, 300_000);
 
