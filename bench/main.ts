@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, classify, sessions, sandbox, mcp, tui), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, classify, sessions, sandbox, mcp, tui, eval), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -18,10 +18,11 @@ import { readPrevious, renderTable, saveResults, verdict, type Metric } from './
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
 import { benchTui } from './tui.js';
+import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'classify', 'sessions', 'sandbox', 'mcp', 'tui'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -150,6 +151,10 @@ async function main(): Promise<number> {
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');
       metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead', 'benchPolicyScan'], log)));
+    }
+    if (options.only.has('eval')) {
+      log('eval: per-trial overhead beyond the agent, trials per minute for --parallel 1, 2, 4...');
+      metrics.push(...(await benchEval(env, options.runs)));
     }
   } finally {
     env.cleanup();

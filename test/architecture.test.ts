@@ -19,7 +19,9 @@ const ALLOWED: Record<string, string[]> = {
   mcp: ['protocol', 'config'],
   core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'mcp'],
   frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'mcp'],
-  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp'],
+  // A front end too: runs agents (phase 1: `rig exec` children) and reads their rollouts.
+  eval: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core'],
+  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp', 'eval'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -28,6 +28,8 @@ import { registerDemo } from './commands/demo.js';
 import { registerHarness } from './commands/harness.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerTuiDemo } from './commands/tui-demo.js';
+import { registerEval } from './commands/eval.js';
+import { registerWorker } from './commands/worker.js';
 
 /** Options every engine command accepts (root and exec, and again after `exec resume`). */
 export function addCommonOptions(command: Command): Command {
@@ -88,6 +90,8 @@ export function buildProgram(): Command {
   registerExecpolicy(program);
   registerDemo(program);
   registerTuiDemo(program);
+  registerEval(program);
+  registerWorker(program);
 
   // `rig [prompt...]`: run a task as `rig exec` does; with no prompt and no API key, the offline demo.
   addExecOptions(program)

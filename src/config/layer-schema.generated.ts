@@ -598,6 +598,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     "replay_file": {
       "type": "string"
     },
+    "eval": {
+      "type": "object",
+      "properties": {
+        "prices": {
+          "type": "object",
+          "propertyNames": {
+            "type": "string"
+          },
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "input": {
+                "type": "number",
+                "minimum": 0
+              },
+              "cached_input": {
+                "type": "number",
+                "minimum": 0
+              },
+              "output": {
+                "type": "number",
+                "minimum": 0
+              }
+            },
+            "required": [
+              "input",
+              "output"
+            ],
+            "additionalProperties": false
+          }
+        }
+      },
+      "additionalProperties": false
+    },
     "profile": {
       "type": "string"
     },
@@ -1201,6 +1235,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "replay_file": {
             "type": "string"
+          },
+          "eval": {
+            "type": "object",
+            "properties": {
+              "prices": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {
+                  "type": "object",
+                  "properties": {
+                    "input": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "cached_input": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "output": {
+                      "type": "number",
+                      "minimum": 0
+                    }
+                  },
+                  "required": [
+                    "input",
+                    "output"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false

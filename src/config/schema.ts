@@ -270,6 +270,23 @@ function profileFields() {
     otel: () => looseTable().optional(),
     /** rig: rollout file whose recorded model responses the replay provider plays back. */
     replay_file: () => z.string().optional(),
+    /** rig: `rig eval` settings. Prices are USD per million tokens, keyed by model name; cached_input
+     * defaults to input, and reasoning tokens are billed as the output they are part of. */
+    eval: () =>
+      z
+        .strictObject({
+          prices: z
+            .record(
+              z.string(),
+              z.strictObject({
+                input: z.number().nonnegative(),
+                cached_input: z.number().nonnegative().optional(),
+                output: z.number().nonnegative(),
+              }),
+            )
+            .optional(),
+        })
+        .optional(),
   };
 }
 
