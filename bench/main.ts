@@ -2,24 +2,27 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, sessions, sandbox), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, classify, sessions, sandbox, mcp, tui, eval), --strict
 //   (exit 1 when a target is missed).
 //
-// bench/sessions.ts and bench/sandbox.ts (thread index and sandbox figures) are optional: run.mjs
+// bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
 // bundles them next to this file when they exist, and they are loaded here by path.
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
+import { benchClassify } from './classify.js';
 import { benchPatch } from './patch.js';
 import { readPrevious, renderTable, saveResults, verdict, type Metric } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
+import { benchTui } from './tui.js';
+import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'sessions', 'sandbox'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -64,6 +67,16 @@ const KNOWN: Record<string, { label: string; target?: number }> = {
   'sandbox.benchSandboxOverhead.bareMs': { label: '`true` through the process layer, bare' },
   'sandbox.benchSandboxOverhead.bwrapMs': { label: '`true` through the process layer, under bwrap' },
   'sandbox.benchSandboxOverhead.overheadMs': { label: 'sandbox (bwrap, workspace-write) overhead per command', target: 15 },
+  'mcp.benchMcpStart.slowestAloneMs': { label: 'MCP: slowest of 5 stdio servers started alone' },
+  'mcp.benchMcpStart.aloneOverheadMs': { label: "MCP: that server alone - its own initialize time" },
+  'mcp.benchMcpStart.fiveTogetherMs': { label: 'MCP: 5 stdio servers started together' },
+  'mcp.benchMcpStart.slowestOwnMs': { label: "MCP: the slowest server's own initialize time (in that run)" },
+  'mcp.benchMcpStart.overheadMs': { label: "MCP: 5 servers together - the slowest server's own time", target: 30 },
+  'mcp.benchMcpCallOverhead.callWallMs': { label: 'MCP: tools/call round trip' },
+  'mcp.benchMcpCallOverhead.serverMs': { label: "MCP: the server's own time per call" },
+  'mcp.benchMcpCallOverhead.overheadMs': { label: 'MCP: call overhead beyond the server', target: 2 },
+  'sandbox.benchPolicyScan.scan10kMs': { label: 'sandbox policy with the start-up walk, 10,000-file tree', target: 50 },
+  'sandbox.benchPolicyScan.noScanMs': { label: 'sandbox policy without the walk' },
 };
 
 function withKnownTargets(metrics: Metric[]): Metric[] {
@@ -119,13 +132,29 @@ async function main(): Promise<number> {
       log('patch: 100 hunks on a 20,000-line file...');
       metrics.push(...(await benchPatch(Math.max(options.runs, 15))));
     }
+    if (options.only.has('classify')) {
+      log('classify: dangerous/known-safe verdict per command, with and without tree-sitter...');
+      metrics.push(...(await benchClassify()));
+    }
     if (options.only.has('sessions')) {
       log('sessions: resume of a 10k-item thread, list of 5000 sessions...');
       metrics.push(...(await runOptional('sessions', ['benchResume10k', 'benchList5000'], log)));
     }
+    if (options.only.has('mcp')) {
+      log('mcp: 5 stdio servers started together, tools/call overhead...');
+      metrics.push(...(await runOptional('mcp', ['benchMcpStart', 'benchMcpCallOverhead'], log)));
+    }
+    if (options.only.has('tui')) {
+      log('tui: first frame, keystroke -> screen with a 10k-item transcript, bytes per key, idle CPU, typing during a fast stream...');
+      metrics.push(...(await benchTui(env, options.runs)));
+    }
     if (options.only.has('sandbox')) {
-      log('sandbox: overhead of a sandboxed command...');
-      metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead'], log)));
+      log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');
+      metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead', 'benchPolicyScan'], log)));
+    }
+    if (options.only.has('eval')) {
+      log('eval: per-trial overhead beyond the agent, trials per minute for --parallel 1, 2, 4...');
+      metrics.push(...(await benchEval(env, options.runs)));
     }
   } finally {
     env.cleanup();

@@ -2,7 +2,8 @@
 // wrapped by bubblewrap for workspace-write (network off, so the seccomp filter is included), the
 // way the orchestrator runs model commands. Runs alternate so machine noise hits both alike; the
 // medians' difference is what wrapping adds per command (target: under 15 ms).
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../src/exec/spawn.js';
@@ -45,6 +46,42 @@ export async function benchSandboxOverhead(runs = RUNS): Promise<{ bareMs: numbe
     const bareMs = median(bare);
     const bwrapMs = median(wrapped);
     return { bareMs, bwrapMs, overheadMs: bwrapMs - bareMs };
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Resolving a workspace-write policy on a 10,000-file tree (1,000 directories of 10 files, with a
+ * nested .rig): the start-up walk that finds agent config below the top level. Once per session.
+ */
+export async function benchPolicyScan(runs = 15): Promise<{ scan10kMs: number; noScanMs: number }> {
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'rig-bench-scan-')));
+  try {
+    for (let d = 0; d < 1000; d++) {
+      const dir = join(workspace, `pkg${d % 10}`, `mod${d}`);
+      mkdirSync(dir, { recursive: true });
+      for (let f = 0; f < 10; f++) writeFileSync(join(dir, `file${f}.ts`), '');
+    }
+    mkdirSync(join(workspace, 'pkg3', 'mod3', '.rig'));
+    const settings = { mode: 'workspace-write' as const, cwd: workspace, excludeSlashTmp: true, excludeTmpdirEnvVar: true };
+    const time = (scan: boolean): number => {
+      const start = performance.now();
+      const policy = resolveSandboxPolicy({ ...settings, scan });
+      const elapsed = performance.now() - start;
+      if (scan && !policy.writableRoots[0]!.readOnlySubpaths.includes(join(workspace, 'pkg3', 'mod3', '.rig'))) {
+        throw new Error('policy scan bench: the nested .rig was not found');
+      }
+      return elapsed;
+    };
+    time(true);
+    const scanned: number[] = [];
+    const plain: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      scanned.push(time(true));
+      plain.push(time(false));
+    }
+    return { scan10kMs: median(scanned), noScanMs: median(plain) };
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }

@@ -35,8 +35,10 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  // Native addons and wasm loaders stay in node_modules; everything else is bundled.
-  external: ['better-sqlite3', '@lydell/node-pty', 'web-tree-sitter', 'tree-sitter-bash'],
+  // Native addons and wasm loaders stay in node_modules; everything else is bundled. `rig eval`'s
+  // report renderer (vega, vega-lite) and queue (bullmq, ioredis) stay there too: they are imported
+  // only by `rig eval report` and `--queue`/`rig worker`, and load their own files at run time.
+  external: ['better-sqlite3', '@lydell/node-pty', 'web-tree-sitter', 'tree-sitter-bash', 'vega', 'vega-lite', 'bullmq', 'ioredis'],
   define: { RIG_VERSION: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __rigCreateRequire } from 'node:module'; const require = __rigCreateRequire(import.meta.url);" },
   plugins: [zodEnglishOnly],

@@ -12,13 +12,17 @@ const ALLOWED: Record<string, string[]> = {
   patch: ['protocol'],
   exec: ['protocol'],
   policy: ['protocol', 'config'],
-  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy'],
+  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'mcp'],
   context: ['protocol', 'config', 'model'],
   store: ['protocol'],
-  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store'],
+  // The MCP client: connections, naming, approvals decisions, results (DESIGN.md: MCP on the SDK).
+  mcp: ['protocol', 'config'],
+  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'mcp'],
   // Front ends are adapters over the engine: everything else they need is a core service.
   frontends: ['protocol', 'core'],
-  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends'],
+  // A front end too (it runs agents and reads their rollouts), so the same rule holds.
+  eval: ['protocol', 'core'],
+  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp', 'eval'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,9 +1,19 @@
 // commander wiring only: parse flags, then hand off to a front end. Each action imports its front
-// end lazily so a command pays only for what it uses.
-import { Command, Option } from 'commander';
+// end lazily so a command pays only for what it uses. Shared options and how their positions
+// merge: options.ts.
+import { Command } from 'commander';
 import { rigVersion } from '../core/version.js';
 import { execInputFromFlags, type SessionFlags as CommonFlags } from './session-flags.js';
 import { CliError } from './errors.js';
+import {
+  addSharedOptions,
+  checkInheritedOptions,
+  EXEC_OPTIONS,
+  mergedOptions,
+  optionWarnings,
+  POSITIONS_HELP,
+  SESSION_OPTIONS,
+} from './options.js';
 import { registerApplyPatch } from './commands/apply-patch.js';
 import { registerSessions } from './commands/sessions.js';
 import { registerResume } from './commands/resume.js';
@@ -16,49 +26,18 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerExecpolicy } from './commands/execpolicy.js';
 import { registerDemo } from './commands/demo.js';
 import { registerHarness } from './commands/harness.js';
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-function collectImages(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').filter((part) => part !== '')];
-}
+import { registerMcp } from './commands/mcp.js';
+import { registerTuiDemo } from './commands/tui-demo.js';
+import { registerEval } from './commands/eval.js';
+import { registerWorker } from './commands/worker.js';
 
 /** Options every engine command accepts (root and exec, and again after `exec resume`). */
 export function addCommonOptions(command: Command): Command {
-  return command
-    .option('-c, --config <key=value>', 'override a config value (dotted key, TOML value; repeatable)', collect)
-    .option('-p, --profile <name>', 'layer the named config profile ([profiles.NAME] or $RIG_HOME/NAME.config.toml)')
-    .option('-m, --model <model>', 'model to use')
-    .option('--provider <id>', 'model provider id (openai, anthropic, openrouter, deepseek, moonshot, dashscope, zai, ollama, lmstudio, replay, or one from config)')
-    .option('--harness <id>', 'present rig to the model as this harness (see `rig harness list`)')
-    .option('-C, --cd <dir>', 'working root for the agent')
-    .addOption(new Option('-s, --sandbox <mode>', 'sandbox for model-run commands').choices(['read-only', 'workspace-write', 'danger-full-access']))
-    .addOption(new Option('-a, --ask-for-approval <policy>', 'when to ask before running a command').choices(['untrusted', 'on-request', 'on-failure', 'never']))
-    .option('--add-dir <dir>', 'extra writable directory (repeatable)', collect)
-    .option('--full-auto', 'workspace-write sandbox and on-request approvals')
-    .option('--dangerously-bypass-approvals-and-sandbox', 'run every command without sandbox or approval (DANGEROUS)')
-    .option('--yolo', 'alias of --dangerously-bypass-approvals-and-sandbox')
-    .option('--replay <rollout>', 'serve model responses recorded in a rollout file (offline; implies --provider replay)')
-    .option('--ignore-user-config', 'do not read $RIG_HOME/config.toml')
-    .option('--ignore-rules', 'do not load exec-policy .rules files')
-    .option('--strict-config', 'treat unknown config keys as errors');
+  return addSharedOptions(command, SESSION_OPTIONS);
 }
 
 function addExecOptions(command: Command): Command {
-  return addCommonOptions(command)
-    .option('--json', 'print one JSON event per line on stdout (Codex exec event format)')
-    .option('--experimental-json', 'alias of --json')
-    .option('-o, --output-last-message <file>', 'write the final agent message to FILE')
-    .option('--output-schema <file>', 'JSON Schema the final answer must follow')
-    .option('-i, --image <file>', 'attach image(s) to the prompt (repeatable or comma-separated)', collectImages)
-    .option('--skip-git-repo-check', 'allow running outside a git repository')
-    .option('--ephemeral', 'do not write a rollout for this session')
-    .addOption(new Option('--color <when>', 'colour human output').choices(['always', 'never', 'auto']).default('auto'))
-    // The Codex SDK passes these when its threadSource / cyberAccessProgram options are set.
-    .option('--thread-source <source>', 'accepted for Codex SDK compatibility (its threadSource option); not used yet')
-    .option('--cyber-access-program <program>', 'accepted for Codex SDK compatibility (an OpenAI-only turn option); ignored');
+  return addSharedOptions(command, [...SESSION_OPTIONS, ...EXEC_OPTIONS]);
 }
 
 export function buildProgram(): Command {
@@ -66,7 +45,8 @@ export function buildProgram(): Command {
     .description('A coding agent for the terminal: streams a model, runs its commands and edits under a sandbox, loops until done.')
     .version(`rig ${rigVersion()}`, '-V, --version', 'print the version')
     .showHelpAfterError('(run with --help for usage)')
-    .enablePositionalOptions();
+    .enablePositionalOptions()
+    .addHelpText('after', POSITIONS_HELP);
 
   const exec = addExecOptions(
     program
@@ -74,11 +54,10 @@ export function buildProgram(): Command {
       .alias('e')
       .description('run one task non-interactively; the prompt is the argument, or stdin when it is "-" or absent')
       .argument('[prompt]', 'the task; "-" or absent reads stdin; exactly "/compact" compacts the thread')
-      .passThroughOptions(),
-  ).action(async (prompt: string | undefined, flags: CommonFlags) => {
+      .addHelpText('after', POSITIONS_HELP),
+  ).action(async (prompt: string | undefined, _flags: CommonFlags, command: Command) => {
     const { runExecCommand } = await import('../frontends/exec/run.js');
-    // Engine flags given before the subcommand (`rig -m x exec ...`) apply too; later ones win.
-    process.exitCode = await runExecCommand({ prompt, ...execInputFromFlags({ ...program.opts(), ...flags } as CommonFlags) });
+    process.exitCode = await runExecCommand({ prompt, ...execInputFromFlags(mergedOptions<CommonFlags>(command)) });
   });
 
   addExecOptions(
@@ -88,14 +67,15 @@ export function buildProgram(): Command {
       .argument('[id]', 'thread id (or prefix); with --last, the prompt')
       .argument('[prompt]', 'the follow-up prompt; "-" or absent reads stdin')
       .option('--last', 'continue the most recent thread in this directory')
-      .option('--all', 'with --last, consider threads from every directory'),
-  ).action(async (id: string | undefined, prompt: string | undefined, flags: CommonFlags, command: Command) => {
+      .option('--all', 'with --last, consider threads from every directory')
+      .addHelpText('after', POSITIONS_HELP),
+  ).action(async (id: string | undefined, prompt: string | undefined, _flags: CommonFlags, command: Command) => {
     const { runExecCommand } = await import('../frontends/exec/run.js');
-    const merged = { ...program.opts(), ...command.parent!.opts(), ...flags } as CommonFlags;
+    const flags = mergedOptions<CommonFlags>(command);
     const resume = flags.last ? { last: true, all: Boolean(flags.all) } : { id };
     const text = flags.last ? id ?? prompt : prompt;
     if (!flags.last && !id) throw new CliError('exec resume needs a thread id, or --last (see `rig sessions list`)');
-    process.exitCode = await runExecCommand({ prompt: text, ...execInputFromFlags(merged), resume });
+    process.exitCode = await runExecCommand({ prompt: text, ...execInputFromFlags(flags), resume });
   });
 
   registerApplyPatch(program);
@@ -109,15 +89,25 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerExecpolicy(program);
   registerDemo(program);
+  registerTuiDemo(program);
+  registerEval(program);
+  registerWorker(program);
 
-  // `rig [prompt...]`: run a task like `rig exec`; with no API key configured, the offline demo.
-  addCommonOptions(program)
-    .argument('[prompt...]', 'a task to run as `rig exec` does; with no API key set, runs `rig demo`')
-    .action(async (prompt: string[], flags: CommonFlags) => {
+  // `rig [prompt...]`: run a task as `rig exec` does; with no prompt and no API key, the offline demo.
+  addExecOptions(program)
+    .argument('[prompt...]', 'a task to run as `rig exec` does (the same options apply); with no prompt and no API key set, runs `rig demo`')
+    .action(async (prompt: string[], _flags: CommonFlags, command: Command) => {
       const { runDefault } = await import('../frontends/default-run.js');
-      process.exitCode = await runDefault(prompt, { exec: execInputFromFlags(flags) });
+      process.exitCode = await runDefault(prompt, { exec: execInputFromFlags(mergedOptions<CommonFlags>(command)) });
     });
   registerHarness(program);
+  registerMcp(program);
+
+  // An option before a subcommand that means nothing to it is an error, not silently dropped.
+  program.hook('preAction', (_root, actionCommand) => {
+    checkInheritedOptions(actionCommand);
+    for (const warning of optionWarnings.splice(0)) process.stderr.write(`rig: warning: ${warning}\n`);
+  });
 
   return program;
 }

@@ -56,6 +56,9 @@ function resolveSectionPaths(section: ProfileConfig, baseDir: string, env: NodeJ
     const value = section[key];
     if (value !== undefined) section[key] = resolveConfigPath(value, baseDir, env);
   }
+  for (const server of Object.values(section.mcp_servers ?? {})) {
+    if (server.cwd !== undefined) server.cwd = resolveConfigPath(server.cwd, baseDir, env);
+  }
   const roots = section.sandbox_workspace_write?.writable_roots;
   if (section.sandbox_workspace_write && roots) {
     section.sandbox_workspace_write.writable_roots = roots.map((r) => resolveConfigPath(r, baseDir, env));

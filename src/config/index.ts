@@ -2,11 +2,20 @@
 export { ConfigError, formatKeyPath } from './errors.js';
 export { loadConfig, resolveRigHome } from './load.js';
 export type { ConfigFlags, LoadConfigOptions, LoadedConfig } from './load.js';
+export {
+  checkMcpServersLayer,
+  DEFAULT_MCP_STARTUP_TIMEOUT_MS,
+  DEFAULT_MCP_TOOL_TIMEOUT_MS,
+  MCP_SERVER_NAME,
+  resolveMcpServers,
+} from './mcp-servers.js';
+export type { McpHttpServer, McpStdioServer, ResolvedMcpServer } from './mcp-servers.js';
 export { parseOverride } from './overrides.js';
 export type { ConfigOverride } from './overrides.js';
 export {
   findProjectRoot,
   isProjectTrusted,
+  projectMayWidenSafety,
   projectTrustLevel,
   PROJECT_CONFIG_DIR,
   PROJECT_RESTRICTED_KEYS,
@@ -23,6 +32,7 @@ export type { GranularApproval, ResolvedApprovalPolicy, ResolvedProvider, RigCon
 export {
   APPROVAL_POLICIES,
   ENV_INHERIT,
+  MCP_APPROVAL_MODES,
   REASONING_EFFORTS,
   REASONING_SUMMARIES,
   SANDBOX_MODES,
@@ -31,4 +41,4 @@ export {
   WEB_SEARCH_MODES,
   WIRE_APIS,
 } from './schema.js';
-export type { ConfigLayer, ProfileConfig, ProviderConfig, SandboxMode, TrustLevel, WireApiName } from './schema.js';
+export type { ConfigLayer, McpApprovalMode, McpServerTable, ProfileConfig, ProviderConfig, SandboxMode, TrustLevel, WireApiName } from './schema.js';

@@ -6,11 +6,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
   "type": "object",
   "properties": {
     "review_model": {},
+    "chatgpt_base_url": {},
+    "file_opener": {},
+    "disable_paste_burst": {},
+    "notice": {},
+    "oss_provider": {},
+    "include_apps_instructions": {},
+    "include_collaboration_mode_instructions": {},
+    "apps_mcp_product_sku": {},
+    "experimental_realtime_webrtc_call_base_url": {},
+    "experimental_realtime_ws_base_url": {},
+    "disable_response_storage": {},
+    "preferred_auth_method": {},
+    "forced_login_method": {},
+    "forced_chatgpt_workspace_id": {},
+    "cli_auth_credentials_store": {},
+    "mcp_oauth_credentials_store": {},
+    "check_for_update_on_startup": {},
+    "analytics": {},
+    "feedback": {},
+    "windows_wsl_setup_acknowledged": {},
+    "suppress_unstable_features_warning": {},
+    "show_tooltips": {},
+    "web_search_request": {},
+    "include_plan_tool": {},
+    "include_apply_patch_tool": {},
+    "include_view_image_tool": {},
+    "experimental_use_exec_command_tool": {},
+    "experimental_use_freeform_apply_patch": {},
+    "use_experimental_streamable_shell_tool": {},
+    "experimental_resume": {},
     "personality": {},
     "service_tier": {},
     "approvals_reviewer": {},
     "allow_login_shell": {},
-    "chatgpt_base_url": {},
     "sqlite_home": {},
     "log_dir": {},
     "memories": {},
@@ -19,20 +48,13 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     "tools": {},
     "permissions": {},
     "default_permissions": {},
-    "file_opener": {},
     "hide_agent_reasoning": {},
     "show_raw_agent_reasoning": {},
-    "disable_paste_burst": {},
-    "notice": {},
-    "oss_provider": {},
-    "include_apps_instructions": {},
-    "include_collaboration_mode_instructions": {},
     "model_supports_reasoning_summaries": {},
     "model_reasoning_summary_format": {},
     "responses_api_metadata": {},
-    "apps_mcp_product_sku": {},
-    "experimental_realtime_webrtc_call_base_url": {},
-    "experimental_realtime_ws_base_url": {},
+    "model_max_output_tokens": {},
+    "experimental_instructions_file": {},
     "model": {
       "type": "string"
     },
@@ -236,6 +258,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
         },
         "exclude_slash_tmp": {
           "type": "boolean"
+        },
+        "allow_unix_sockets": {
+          "type": "boolean"
         }
       },
       "additionalProperties": false
@@ -386,8 +411,173 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
       },
       "additionalProperties": {
         "type": "object",
-        "properties": {},
-        "additionalProperties": {}
+        "properties": {
+          "command": {
+            "type": "string"
+          },
+          "args": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "env": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "env_vars": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "source": {
+                      "type": "string",
+                      "enum": [
+                        "local",
+                        "remote"
+                      ]
+                    }
+                  },
+                  "required": [
+                    "name"
+                  ],
+                  "additionalProperties": false
+                }
+              ]
+            }
+          },
+          "cwd": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "bearer_token_env_var": {
+            "type": "string"
+          },
+          "bearer_token": {
+            "type": "string"
+          },
+          "http_headers": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "env_http_headers": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "http_headers_helper": {},
+          "enabled": {
+            "type": "boolean"
+          },
+          "required": {
+            "type": "boolean"
+          },
+          "startup_timeout_sec": {
+            "type": "number",
+            "minimum": 0
+          },
+          "startup_timeout_ms": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "tool_timeout_sec": {
+            "type": "number",
+            "minimum": 0
+          },
+          "enabled_tools": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "disabled_tools": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "default_tools_approval_mode": {
+            "type": "string",
+            "enum": [
+              "auto",
+              "prompt",
+              "writes",
+              "approve"
+            ]
+          },
+          "tools": {
+            "type": "object",
+            "propertyNames": {
+              "type": "string"
+            },
+            "additionalProperties": {
+              "type": "object",
+              "properties": {
+                "approval_mode": {
+                  "type": "string",
+                  "enum": [
+                    "auto",
+                    "prompt",
+                    "writes",
+                    "approve"
+                  ]
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          "supports_parallel_tool_calls": {
+            "type": "boolean"
+          },
+          "scopes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "oauth": {},
+          "oauth_resource": {
+            "type": "string"
+          },
+          "auth": {
+            "type": "string"
+          },
+          "environment_id": {
+            "type": "string"
+          },
+          "experimental_environment": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
       }
     },
     "tui": {
@@ -408,6 +598,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     "replay_file": {
       "type": "string"
     },
+    "eval": {
+      "type": "object",
+      "properties": {
+        "prices": {
+          "type": "object",
+          "propertyNames": {
+            "type": "string"
+          },
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "input": {
+                "type": "number",
+                "minimum": 0
+              },
+              "cached_input": {
+                "type": "number",
+                "minimum": 0
+              },
+              "output": {
+                "type": "number",
+                "minimum": 0
+              }
+            },
+            "required": [
+              "input",
+              "output"
+            ],
+            "additionalProperties": false
+          }
+        }
+      },
+      "additionalProperties": false
+    },
     "profile": {
       "type": "string"
     },
@@ -420,11 +644,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
         "type": "object",
         "properties": {
           "review_model": {},
+          "chatgpt_base_url": {},
+          "file_opener": {},
+          "disable_paste_burst": {},
+          "notice": {},
+          "oss_provider": {},
+          "include_apps_instructions": {},
+          "include_collaboration_mode_instructions": {},
+          "apps_mcp_product_sku": {},
+          "experimental_realtime_webrtc_call_base_url": {},
+          "experimental_realtime_ws_base_url": {},
+          "disable_response_storage": {},
+          "preferred_auth_method": {},
+          "forced_login_method": {},
+          "forced_chatgpt_workspace_id": {},
+          "cli_auth_credentials_store": {},
+          "mcp_oauth_credentials_store": {},
+          "check_for_update_on_startup": {},
+          "analytics": {},
+          "feedback": {},
+          "windows_wsl_setup_acknowledged": {},
+          "suppress_unstable_features_warning": {},
+          "show_tooltips": {},
+          "web_search_request": {},
+          "include_plan_tool": {},
+          "include_apply_patch_tool": {},
+          "include_view_image_tool": {},
+          "experimental_use_exec_command_tool": {},
+          "experimental_use_freeform_apply_patch": {},
+          "use_experimental_streamable_shell_tool": {},
+          "experimental_resume": {},
           "personality": {},
           "service_tier": {},
           "approvals_reviewer": {},
           "allow_login_shell": {},
-          "chatgpt_base_url": {},
           "sqlite_home": {},
           "log_dir": {},
           "memories": {},
@@ -433,20 +686,13 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           "tools": {},
           "permissions": {},
           "default_permissions": {},
-          "file_opener": {},
           "hide_agent_reasoning": {},
           "show_raw_agent_reasoning": {},
-          "disable_paste_burst": {},
-          "notice": {},
-          "oss_provider": {},
-          "include_apps_instructions": {},
-          "include_collaboration_mode_instructions": {},
           "model_supports_reasoning_summaries": {},
           "model_reasoning_summary_format": {},
           "responses_api_metadata": {},
-          "apps_mcp_product_sku": {},
-          "experimental_realtime_webrtc_call_base_url": {},
-          "experimental_realtime_ws_base_url": {},
+          "model_max_output_tokens": {},
+          "experimental_instructions_file": {},
           "model": {
             "type": "string"
           },
@@ -650,6 +896,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
               },
               "exclude_slash_tmp": {
                 "type": "boolean"
+              },
+              "allow_unix_sockets": {
+                "type": "boolean"
               }
             },
             "additionalProperties": false
@@ -800,8 +1049,173 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
             },
             "additionalProperties": {
               "type": "object",
-              "properties": {},
-              "additionalProperties": {}
+              "properties": {
+                "command": {
+                  "type": "string"
+                },
+                "args": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "env": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "string"
+                  }
+                },
+                "env_vars": {
+                  "type": "array",
+                  "items": {
+                    "anyOf": [
+                      {
+                        "type": "string"
+                      },
+                      {
+                        "type": "object",
+                        "properties": {
+                          "name": {
+                            "type": "string"
+                          },
+                          "source": {
+                            "type": "string",
+                            "enum": [
+                              "local",
+                              "remote"
+                            ]
+                          }
+                        },
+                        "required": [
+                          "name"
+                        ],
+                        "additionalProperties": false
+                      }
+                    ]
+                  }
+                },
+                "cwd": {
+                  "type": "string"
+                },
+                "url": {
+                  "type": "string"
+                },
+                "bearer_token_env_var": {
+                  "type": "string"
+                },
+                "bearer_token": {
+                  "type": "string"
+                },
+                "http_headers": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "string"
+                  }
+                },
+                "env_http_headers": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "string"
+                  }
+                },
+                "http_headers_helper": {},
+                "enabled": {
+                  "type": "boolean"
+                },
+                "required": {
+                  "type": "boolean"
+                },
+                "startup_timeout_sec": {
+                  "type": "number",
+                  "minimum": 0
+                },
+                "startup_timeout_ms": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                },
+                "tool_timeout_sec": {
+                  "type": "number",
+                  "minimum": 0
+                },
+                "enabled_tools": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "disabled_tools": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "default_tools_approval_mode": {
+                  "type": "string",
+                  "enum": [
+                    "auto",
+                    "prompt",
+                    "writes",
+                    "approve"
+                  ]
+                },
+                "tools": {
+                  "type": "object",
+                  "propertyNames": {
+                    "type": "string"
+                  },
+                  "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                      "approval_mode": {
+                        "type": "string",
+                        "enum": [
+                          "auto",
+                          "prompt",
+                          "writes",
+                          "approve"
+                        ]
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                },
+                "supports_parallel_tool_calls": {
+                  "type": "boolean"
+                },
+                "scopes": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "oauth": {},
+                "oauth_resource": {
+                  "type": "string"
+                },
+                "auth": {
+                  "type": "string"
+                },
+                "environment_id": {
+                  "type": "string"
+                },
+                "experimental_environment": {
+                  "type": "string"
+                },
+                "name": {
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false
             }
           },
           "tui": {
@@ -821,6 +1235,40 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "replay_file": {
             "type": "string"
+          },
+          "eval": {
+            "type": "object",
+            "properties": {
+              "prices": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {
+                  "type": "object",
+                  "properties": {
+                    "input": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "cached_input": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "output": {
+                      "type": "number",
+                      "minimum": 0
+                    }
+                  },
+                  "required": [
+                    "input",
+                    "output"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false
@@ -840,6 +1288,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
               "trusted",
               "untrusted"
             ]
+          },
+          "allow_wider_safety": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

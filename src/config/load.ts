@@ -10,11 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './errors.js';
 import { readConfigFile, resolveConfigPath, resolveLayerPaths, type ConfigFile } from './files.js';
-import { mergeTables, parseOverride, tableAtPath, type Table } from './overrides.js';
-import { dropRestrictedKeys, findProjectRoot, projectConfigFiles, projectTrustLevel } from './project.js';
+import { formatKeyPath } from './errors.js';
+import { getAtPath, mergeTables, parseOverride, tableAtPath, type Table } from './overrides.js';
+import { dropRestrictedKeys, findProjectRoot, projectConfigFiles, projectEntry } from './project.js';
+import { narrowProjectLayer } from './project-safety.js';
 import { applyDefaults, DEFAULT_PROJECT_ROOT_MARKERS, type RigConfig } from './resolve.js';
 import type { ConfigLayer } from './schema.js';
-import { validateLayer, type LayerSource } from './validate.js';
+import { locate, validateLayer, type LayerSource } from './validate.js';
 
 export interface ConfigFlags {
   /** -m/--model */
@@ -71,6 +73,9 @@ export function resolveRigHome(env: NodeJS.ProcessEnv): string {
 interface Layer {
   value: ConfigLayer;
   file?: string;
+  /** Where the layer came from, for messages about the merged config; `prefix` is its path there. */
+  source?: LayerSource;
+  prefix?: string[];
 }
 
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
@@ -87,10 +92,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     resolveLayerPaths(value, baseDir, env);
     return value;
   };
-  const acceptFile = (file: ConfigFile): Layer => ({
-    value: accept(file.data, { kind: 'file', path: file.path, text: file.text }, path.dirname(file.path)),
-    file: file.path,
-  });
+  const acceptFile = (file: ConfigFile): Layer => {
+    const source: LayerSource = { kind: 'file', path: file.path, text: file.text };
+    return { value: accept(file.data, source, path.dirname(file.path)), file: file.path, source };
+  };
 
   const userPath = path.join(options.home, 'config.toml');
   const userFile = options.ignoreUserConfig ? undefined : readConfigFile(userPath);
@@ -98,7 +103,8 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 
   const overrides: Layer[] = (options.overrides ?? []).map((raw) => {
     const { path: keyPath, value } = parseOverride(raw);
-    return { value: accept(tableAtPath(keyPath, value), { kind: 'override', raw }, cwd) };
+    const source: LayerSource = { kind: 'override', raw };
+    return { value: accept(tableAtPath(keyPath, value), source, cwd), source };
   });
 
   const overrideProfile = lastDefined(overrides.map((o) => o.value.profile));
@@ -114,15 +120,18 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   }
 
   // Markers and trust come from layers a project cannot influence.
-  const userLevel = mergeLayers([...(user ? [user] : []), ...profileLayers, ...overrides]);
+  const userLevelLayers = [...(user ? [user] : []), ...profileLayers, ...overrides];
+  const userLevel = mergeLayers(userLevelLayers);
   const markers = userLevel.project_root_markers ?? [...DEFAULT_PROJECT_ROOT_MARKERS];
   const projectRoot = findProjectRoot(cwd, markers);
-  const trust = projectTrustLevel(userLevel, cwd);
-  const projectLayers = loadProjectLayers(cwd, projectRoot, trust, options.home, warnings, acceptFile);
+  const entry = projectEntry(userLevel, cwd);
+  const trust = entry?.trust_level;
+  const narrowTo = entry?.allow_wider_safety === true ? undefined : applyDefaults(userLevel, trust, (keyPath) => locateInLayers(userLevelLayers, keyPath));
+  const projectLayers = loadProjectLayers(cwd, projectRoot, trust, options.home, warnings, acceptFile, narrowTo);
 
   const flagLayer = flagsLayer(flags, accept, cwd);
   const layers = [...(user ? [user] : []), ...profileLayers, ...projectLayers, ...overrides, flagLayer];
-  const config = applyDefaults(mergeLayers(layers), trust);
+  const config = applyDefaults(mergeLayers(layers), trust, (keyPath) => locateInLayers(layers, keyPath));
   if (profileName !== undefined) config.profile = profileName;
   else delete config.profile;
   for (const dir of flags.addDirs ?? []) {
@@ -153,7 +162,7 @@ function loadProfile(
   const layers: Layer[] = [];
   const table = user?.value.profiles?.[name];
   // Its file (config.toml) is already listed as the user layer.
-  if (table) layers.push({ value: table });
+  if (table) layers.push({ value: table, ...(user?.source ? { source: user.source, prefix: ['profiles', name] } : {}) });
   const file = readConfigFile(path.join(home, `${name}.config.toml`));
   if (file) layers.push(acceptFile(file));
   return layers;
@@ -166,6 +175,7 @@ function loadProjectLayers(
   home: string,
   warnings: string[],
   acceptFile: (f: ConfigFile) => Layer,
+  narrowTo: RigConfig | undefined,
 ): Layer[] {
   const files = projectConfigFiles(cwd, root);
   if (files.length === 0) return [];
@@ -189,7 +199,16 @@ function loadProjectLayers(
           `To apply them, set them in ${path.join(home, 'config.toml')}`,
       );
     }
-    layers.push(acceptFile(file));
+    const layer = acceptFile(file);
+    const wider = narrowTo ? narrowProjectLayer(layer.value, narrowTo) : [];
+    if (wider.length > 0) {
+      warnings.push(
+        `${f}: ignored settings wider than your own config (a project config can only narrow safety settings): ` +
+          `${wider.join('; ')}. To let this project widen them, add \`allow_wider_safety = true\` to its ` +
+          `[projects.${JSON.stringify(projectDir)}] table in ${path.join(home, 'config.toml')}`,
+      );
+    }
+    layers.push(layer);
   }
   return layers;
 }
@@ -212,6 +231,15 @@ function flagsLayer(
   set('approval_policy', flags.approval, '--ask-for-approval');
   set('harness', flags.harness, '--harness');
   return { value: accept(data, { kind: 'flags', labels }, cwd) };
+}
+
+/** The place of the highest layer that sets `keyPath`, for an error about the merged config. */
+function locateInLayers(layers: readonly Layer[], keyPath: readonly string[]): string {
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const layer = layers[i]!;
+    if (layer.source && getAtPath(layer.value, keyPath) !== undefined) return locate(layer.source, [...(layer.prefix ?? []), ...keyPath]);
+  }
+  return formatKeyPath(keyPath);
 }
 
 function mergeLayers(layers: readonly Layer[]): ConfigLayer {

@@ -27,6 +27,18 @@ export const PROJECT_RESTRICTED_KEYS: readonly string[] = [
   'projects',
 ];
 
+/**
+ * A leftover 0-byte `.rig` file (older rig versions' mount placeholder) makes `.rig/config.toml`
+ * fail with ENOTDIR, which statSync reports even with throwIfNoEntry off: that means "no file".
+ */
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function exists(p: string): boolean {
   try {
     fs.statSync(p);
@@ -63,33 +75,49 @@ export function projectConfigFiles(cwd: string, root: string | undefined): strin
   return dirs
     .reverse()
     .map((d) => path.join(d, PROJECT_CONFIG_DIR, 'config.toml'))
-    .filter((f) => fs.statSync(f, { throwIfNoEntry: false })?.isFile() ?? false);
+    .filter(isFile);
+}
+
+export interface ProjectEntry {
+  trust_level?: TrustLevel;
+  allow_wider_safety?: boolean;
 }
 
 interface TrustSource {
-  projects?: Record<string, { trust_level?: TrustLevel }>;
+  projects?: Record<string, ProjectEntry>;
   project_root_markers?: readonly string[];
 }
 
 /**
- * The explicit trust entry that applies to `dir`: looked up for the folder itself, then its project
- * root (by `project_root_markers`), then its git root. Entries are absolute paths.
+ * The `[projects."<path>"]` entry that applies to `dir`: looked up for the folder itself, then its
+ * project root (by `project_root_markers`), then its git root. Entries are absolute paths. Only
+ * entries with a trust level count (an entry is first of all a trust decision).
  */
-export function projectTrustLevel(config: TrustSource, dir: string): TrustLevel | undefined {
+export function projectEntry(config: TrustSource, dir: string): ProjectEntry | undefined {
   const entries = config.projects ?? {};
-  const byPath = new Map<string, TrustLevel>();
+  const byPath = new Map<string, ProjectEntry>();
   for (const [key, entry] of Object.entries(entries)) {
-    if (entry.trust_level) byPath.set(path.resolve(key), entry.trust_level);
+    if (entry.trust_level) byPath.set(path.resolve(key), entry);
   }
   if (byPath.size === 0) return undefined;
   const abs = path.resolve(dir);
   const candidates = [abs, findProjectRoot(abs, config.project_root_markers ?? ['.git']), findProjectRoot(abs, ['.git'])];
   for (const candidate of candidates) {
     if (!candidate) continue;
-    const level = byPath.get(candidate) ?? byPath.get(realpathOr(candidate));
-    if (level) return level;
+    const entry = byPath.get(candidate) ?? byPath.get(realpathOr(candidate));
+    if (entry) return entry;
   }
   return undefined;
+}
+
+/** Does the user's config let the project at `dir` widen safety settings and rules? */
+export function projectMayWidenSafety(config: TrustSource, dir: string): boolean {
+  return projectEntry(config, dir)?.allow_wider_safety === true;
+}
+
+/** The explicit trust entry that applies to `dir` (see projectEntry). */
+export function projectTrustLevel(config: TrustSource, dir: string): TrustLevel | undefined {
+  return projectEntry(config, dir)?.trust_level;
 }
 
 /** True when `dir` (or its project or git root) is marked `trust_level = "trusted"`. */

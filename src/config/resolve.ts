@@ -1,5 +1,6 @@
 // Turns the merged layers into the resolved config every room reads: defaults filled in, so readers
 // never repeat a fallback. Defaults follow Codex where the concept is the same.
+import { resolveMcpServers, type KeyLocator, type ResolvedMcpServer } from './mcp-servers.js';
 import type {
   ConfigLayer,
   ProfileConfig,
@@ -67,6 +68,7 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
     network_access: boolean;
     exclude_tmpdir_env_var: boolean;
     exclude_slash_tmp: boolean;
+    allow_unix_sockets: boolean;
   };
   shell_environment_policy: {
     inherit: 'all' | 'core' | 'none';
@@ -81,9 +83,10 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
   project_root_markers: string[];
   harness_guidance: boolean;
   features: Record<string, boolean>;
-  mcp_servers: Record<string, Record<string, unknown>>;
+  /** Validated, transport chosen, Codex's defaults applied, timeouts in milliseconds. */
+  mcp_servers: Record<string, ResolvedMcpServer>;
   profiles: Record<string, ProfileConfig>;
-  projects: Record<string, { trust_level?: TrustLevel }>;
+  projects: Record<string, { trust_level?: TrustLevel; allow_wider_safety?: boolean }>;
 };
 
 /**
@@ -91,7 +94,7 @@ export type RigConfig = Omit<ConfigLayer, Defaulted> & {
  * explicit entry (trusted or untrusted) the default sandbox is workspace-write, else read-only;
  * a project marked untrusted defaults to the `untrusted` approval policy, anything else `on-request`.
  */
-export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined): RigConfig {
+export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined, locateKey?: KeyLocator): RigConfig {
   const { profile: _legacySelector, ...rest } = merged;
   const sww = merged.sandbox_workspace_write ?? {};
   const sep = merged.shell_environment_policy ?? {};
@@ -117,6 +120,7 @@ export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined
       network_access: sww.network_access ?? false,
       exclude_tmpdir_env_var: sww.exclude_tmpdir_env_var ?? false,
       exclude_slash_tmp: sww.exclude_slash_tmp ?? false,
+      allow_unix_sockets: sww.allow_unix_sockets ?? false,
     },
     shell_environment_policy: {
       inherit: sep.inherit ?? 'all',
@@ -131,7 +135,7 @@ export function applyDefaults(merged: ConfigLayer, trust: TrustLevel | undefined
     project_root_markers: merged.project_root_markers ?? [...DEFAULT_PROJECT_ROOT_MARKERS],
     harness_guidance: merged.harness_guidance ?? true,
     features: merged.features ?? {},
-    mcp_servers: merged.mcp_servers ?? {},
+    mcp_servers: resolveMcpServers(merged.mcp_servers, locateKey),
     profiles: merged.profiles ?? {},
     projects: merged.projects ?? {},
   };

@@ -16,10 +16,13 @@ export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-acces
 export const WEB_SEARCH_MODES = ['disabled', 'cached', 'live'] as const;
 export const ENV_INHERIT = ['all', 'core', 'none'] as const;
 export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
+/** How an MCP server's tool calls are approved (Codex's AppToolApproval). */
+export const MCP_APPROVAL_MODES = ['auto', 'prompt', 'writes', 'approve'] as const;
 
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export type WireApiName = (typeof WIRE_APIS)[number];
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
+export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
 
 // Assigned from the lazily loaded zod before any schema is built (layerSchemaFor, renderers).
 let z = undefined as unknown as typeof Z;
@@ -63,6 +66,55 @@ function providerSchema() {
   });
 }
 
+/**
+ * One `[mcp_servers.<name>]` table: the keys of both transports, so a table that mixes them parses
+ * and mcp-servers.ts can name the key that does not belong (zod's strict object would only call
+ * it unknown). Codex's OAuth and remote-environment keys are accepted so a copied config loads.
+ */
+function mcpServerSchema() {
+  const seconds = () => z.number({ error: 'a number of seconds >= 0' }).min(0, { error: 'a number of seconds >= 0' });
+  const mode = () => z.enum(MCP_APPROVAL_MODES);
+  const envVar = z.union(
+    [z.string(), z.strictObject({ name: z.string(), source: z.enum(['local', 'remote']).optional() })],
+    { error: 'a variable name, or a table { name = "...", source = "local" }' },
+  );
+  return z.strictObject({
+    // stdio
+    command: z.string().optional(),
+    args: stringList().optional(),
+    env: stringMap().optional(),
+    env_vars: z.array(envVar).optional(),
+    cwd: z.string().optional(),
+    // streamable HTTP
+    url: z.string().optional(),
+    bearer_token_env_var: z.string().optional(),
+    /** Rejected with a message (mcp-servers.ts): secrets belong in the environment. */
+    bearer_token: z.string().optional(),
+    http_headers: stringMap().optional(),
+    env_http_headers: stringMap().optional(),
+    http_headers_helper: z.unknown().optional(),
+    // both
+    enabled: z.boolean().optional(),
+    required: z.boolean().optional(),
+    startup_timeout_sec: seconds().optional(),
+    startup_timeout_ms: intIn(0).optional(),
+    tool_timeout_sec: seconds().optional(),
+    enabled_tools: stringList().optional(),
+    disabled_tools: stringList().optional(),
+    default_tools_approval_mode: mode().optional(),
+    tools: z.record(z.string(), z.strictObject({ approval_mode: mode().optional() })).optional(),
+    supports_parallel_tool_calls: z.boolean().optional(),
+    scopes: stringList().optional(),
+    oauth: z.unknown().optional(),
+    oauth_resource: z.string().optional(),
+    auth: z.string().optional(),
+    environment_id: z.string().optional(),
+    experimental_environment: z.string().optional(),
+    /** Legacy display name Codex still accepts. */
+    name: z.string().optional(),
+  });
+}
+
 function approvalPolicySchema() {
   const granular = z.strictObject({
     sandbox_approval: z.boolean().optional(),
@@ -76,37 +128,75 @@ function approvalPolicySchema() {
   return z.union([z.enum(APPROVAL_POLICIES), z.strictObject({ granular })], { error: allowed });
 }
 
-/** Keys Codex reads that rig accepts without acting on them yet, so a copied Codex config loads quietly. */
-const CODEX_ACCEPTED = [
+/**
+ * Keys of a Codex config.toml that mean nothing to rig (accounts and login, updates, telemetry,
+ * Codex's own UI, prompts and features rig has no counterpart of): accepted without a word, so a
+ * copied Codex config loads quietly.
+ */
+const CODEX_QUIET = [
   'review_model',
-  'personality',
-  'service_tier',
-  'approvals_reviewer',
-  'allow_login_shell',
   'chatgpt_base_url',
-  'sqlite_home',
-  'log_dir',
-  'memories',
-  'skills',
-  'plugins',
-  'tools',
-  'permissions',
-  'default_permissions',
   'file_opener',
-  'hide_agent_reasoning',
-  'show_raw_agent_reasoning',
   'disable_paste_burst',
   'notice',
   'oss_provider',
   'include_apps_instructions',
   'include_collaboration_mode_instructions',
-  'model_supports_reasoning_summaries',
-  'model_reasoning_summary_format',
-  'responses_api_metadata',
   'apps_mcp_product_sku',
   'experimental_realtime_webrtc_call_base_url',
   'experimental_realtime_ws_base_url',
+  // rig never stores responses (it sends store: false), which is what this asked for.
+  'disable_response_storage',
+  'preferred_auth_method',
+  'forced_login_method',
+  'forced_chatgpt_workspace_id',
+  'cli_auth_credentials_store',
+  'mcp_oauth_credentials_store',
+  'check_for_update_on_startup',
+  'analytics',
+  'feedback',
+  'windows_wsl_setup_acknowledged',
+  'suppress_unstable_features_warning',
+  'show_tooltips',
+  // Codex's old tool switches: rig picks its tools by harness.
+  'web_search_request',
+  'include_plan_tool',
+  'include_apply_patch_tool',
+  'include_view_image_tool',
+  'experimental_use_exec_command_tool',
+  'experimental_use_freeform_apply_patch',
+  'use_experimental_streamable_shell_tool',
+  'experimental_resume',
 ] as const;
+
+/**
+ * Codex keys that would change what rig does, but rig does not implement them yet: accepted with
+ * one warning saying what they would have done (see validate.ts). A value that asks for what rig
+ * does anyway (`quietWhen`) draws no warning.
+ */
+export const CODEX_INERT = {
+  personality: { would: "set the model's personality (friendly / pragmatic)", quietWhen: (v: unknown) => v === 'none' },
+  service_tier: { would: 'request a service tier (e.g. priority or flex) from the provider' },
+  approvals_reviewer: { would: 'have an automatic reviewer answer approvals', quietWhen: (v: unknown) => v === 'user' },
+  allow_login_shell: { would: 'stop commands from running in a login shell', quietWhen: (v: unknown) => v === true },
+  sqlite_home: { would: 'move the thread index database' },
+  log_dir: { would: 'move the log files' },
+  memories: { would: 'keep memories across threads' },
+  skills: { would: 'configure skills' },
+  plugins: { would: 'load plugins' },
+  tools: { would: 'switch tools such as web search or view_image on or off' },
+  permissions: { would: 'define permission profiles' },
+  default_permissions: { would: 'pick a permission profile' },
+  hide_agent_reasoning: { would: "hide the model's reasoning in the output", quietWhen: (v: unknown) => v === false },
+  show_raw_agent_reasoning: { would: "show the model's raw reasoning", quietWhen: (v: unknown) => v === false },
+  model_supports_reasoning_summaries: { would: 'ask for reasoning summaries from a model rig does not know to support them' },
+  model_reasoning_summary_format: { would: 'change the format of reasoning summaries' },
+  responses_api_metadata: { would: 'send metadata with each Responses request' },
+  model_max_output_tokens: { would: "cap the length of the model's replies" },
+  experimental_instructions_file: { would: 'replace the base instructions (rig reads model_instructions_file for this)' },
+} as const satisfies Record<string, { would: string; quietWhen?: (value: unknown) => boolean }>;
+
+const CODEX_ACCEPTED = [...CODEX_QUIET, ...(Object.keys(CODEX_INERT) as (keyof typeof CODEX_INERT)[])];
 
 /**
  * Keys a profile may set: everything at top level except profiles, trust and the legacy selector.
@@ -114,7 +204,7 @@ const CODEX_ACCEPTED = [
  */
 function profileFields() {
   const accepted = Object.fromEntries(CODEX_ACCEPTED.map((k) => [k, () => z.unknown().optional()])) as {
-    [K in (typeof CODEX_ACCEPTED)[number]]: () => Z.ZodOptional<Z.ZodUnknown>;
+    [K in (typeof CODEX_QUIET)[number] | keyof typeof CODEX_INERT]: () => Z.ZodOptional<Z.ZodUnknown>;
   };
   return {
     ...accepted,
@@ -136,6 +226,7 @@ function profileFields() {
           network_access: z.boolean().optional(),
           exclude_tmpdir_env_var: z.boolean().optional(),
           exclude_slash_tmp: z.boolean().optional(),
+          allow_unix_sockets: z.boolean().optional(),
         })
         .optional(),
     shell_environment_policy: () =>
@@ -173,12 +264,29 @@ function profileFields() {
     features: () => z.record(z.string(), z.boolean()).optional(),
     agents: () => looseTable().optional(),
     hooks: () => looseTable().optional(),
-    mcp_servers: () => z.record(z.string(), looseTable()).optional(),
+    mcp_servers: () => z.record(z.string(), mcpServerSchema()).optional(),
     tui: () => looseTable().optional(),
     history: () => looseTable().optional(),
     otel: () => looseTable().optional(),
     /** rig: rollout file whose recorded model responses the replay provider plays back. */
     replay_file: () => z.string().optional(),
+    /** rig: `rig eval` settings. Prices are USD per million tokens, keyed by model name; cached_input
+     * defaults to input, and reasoning tokens are billed as the output they are part of. */
+    eval: () =>
+      z
+        .strictObject({
+          prices: z
+            .record(
+              z.string(),
+              z.strictObject({
+                input: z.number().nonnegative(),
+                cached_input: z.number().nonnegative().optional(),
+                output: z.number().nonnegative(),
+              }),
+            )
+            .optional(),
+        })
+        .optional(),
   };
 }
 
@@ -189,7 +297,15 @@ function layerFields() {
     profile: () => z.string().optional(),
     profiles: () => z.record(z.string(), fullProfileSchema()).optional(),
     projects: () =>
-      z.record(z.string(), z.strictObject({ trust_level: z.enum(TRUST_LEVELS).optional() })).optional(),
+      z
+        .record(
+          z.string(),
+          z.strictObject({
+            trust_level: z.enum(TRUST_LEVELS).optional(),
+            allow_wider_safety: z.boolean().optional(),
+          }),
+        )
+        .optional(),
   };
 }
 
@@ -241,6 +357,8 @@ export type ConfigLayer = Z.infer<ReturnType<typeof fullLayerSchema>>;
 export type ProfileConfig = Z.infer<ReturnType<typeof fullProfileSchema>>;
 export type ProviderConfig = NonNullable<ConfigLayer['model_providers']>[string];
 export type ApprovalPolicyValue = NonNullable<ConfigLayer['approval_policy']>;
+/** One `[mcp_servers.<name>]` table as written (before defaults and transport checks). */
+export type McpServerTable = NonNullable<ConfigLayer['mcp_servers']>[string];
 
 /**
  * What layer-schema.generated.ts must hold: the whole layer schema as JSON Schema, for the fast

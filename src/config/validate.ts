@@ -4,8 +4,9 @@ import type { z } from 'zod';
 import { ConfigError, describeFound, formatKeyPath } from './errors.js';
 import { copyLayer, fastAcceptsLayer } from './fast-check.js';
 import { findKeyLine } from './locate.js';
+import { checkMcpServersLayer } from './mcp-servers.js';
 import { getAtPath, isTable, type Table } from './overrides.js';
-import { layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
+import { CODEX_INERT, layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
 
 export type LayerSource =
   | { kind: 'file'; path: string; text: string }
@@ -156,11 +157,14 @@ function expectedText(issue: z.core.$ZodRawIssue): string | undefined {
  * Settings rig validates (so a Codex config loads) but does not act on yet: say so rather than
  * let a user believe, say, that their `notify` hook or MCP servers are running.
  */
-const NOT_YET_ACTIVE: readonly (keyof ConfigLayer)[] = ['notify', 'mcp_servers', 'hooks', 'agents', 'web_search'];
+const NOT_YET_ACTIVE: readonly (keyof ConfigLayer)[] = ['notify', 'hooks', 'agents', 'web_search'];
 
-/** Accepted values that are probably mistakes, and settings that have no effect yet. */
+/**
+ * Accepted values that are probably mistakes, and settings that have no effect yet; and the
+ * checks across keys the schema cannot express (MCP server tables), which throw.
+ */
 function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
-  const warnings: string[] = [];
+  const warnings: string[] = checkMcpServersLayer(layer, (path) => locate(source, path));
   for (const key of NOT_YET_ACTIVE) {
     // web_search = "disabled" asks for what rig does anyway (the Codex SDK sends it).
     if (key === 'web_search' && layer.web_search === 'disabled') continue;
@@ -168,6 +172,19 @@ function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
       warnings.push(`${locate(source, [key])}: ${key} is not supported by this version of rig yet; the setting has no effect`);
     }
   }
+  // Codex settings rig accepts but does not act on: one warning per key (the first place it is
+  // set, top level before profiles), saying what it would do.
+  const warned = new Set<string>();
+  const inert = (table: Record<string, unknown>, path: string[]) => {
+    for (const [key, rule] of Object.entries(CODEX_INERT) as [string, { would: string; quietWhen?: (v: unknown) => boolean }][]) {
+      const value = table[key];
+      if (value === undefined || rule.quietWhen?.(value) || warned.has(key)) continue;
+      warned.add(key);
+      warnings.push(`${locate(source, [...path, key])}: ${formatKeyPath([...path, key])} is a Codex setting rig does not implement yet; it would ${rule.would}, so it has no effect here`);
+    }
+  };
+  inert(layer as Record<string, unknown>, []);
+  for (const [name, profile] of Object.entries(layer.profiles ?? {})) inert(profile as Record<string, unknown>, ['profiles', name]);
   const checkEffort = (value: string | undefined, path: string[]) => {
     if (value === undefined || (REASONING_EFFORTS as readonly string[]).includes(value)) return;
     warnings.push(

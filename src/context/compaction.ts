@@ -83,8 +83,10 @@ export interface BuildCompactedHistoryOptions {
 
 /**
  * The history after compaction: recent user messages in chronological order, then the summary.
- * The last user request is always kept verbatim; older ones are taken newest first while they
- * fit the budget, the one that overflows is middle-truncated to the remainder.
+ * Everything kept fits the budget: older messages are taken newest first while they fit, and the
+ * one that overflows is middle-truncated to the remainder. The last request is kept too, but
+ * middle-truncated when it alone exceeds the budget, so a huge prompt cannot keep the history
+ * above the window and make every step compact again.
  */
 export function buildCompactedHistory(options: BuildCompactedHistoryOptions): ConversationItem[] {
   const budget = options.maxUserTokens ?? COMPACT_USER_MESSAGE_BUDGET;
@@ -92,8 +94,9 @@ export function buildCompactedHistory(options: BuildCompactedHistoryOptions): Co
   const kept: MessageItem[] = [];
   const last = users.at(-1);
   if (last) {
-    kept.push(last);
-    let remaining = budget - estimateItemTokens(last);
+    const lastCost = estimateItemTokens(last);
+    kept.push(lastCost <= budget ? last : userText(truncateMiddle(userMessageText(last), Math.max(MIN_TRUNCATED_TOKENS, budget - 8))));
+    let remaining = budget - Math.min(lastCost, budget);
     for (let i = users.length - 2; i >= 0 && remaining > 0; i--) {
       const item = users[i]!;
       const cost = estimateItemTokens(item);
@@ -110,14 +113,6 @@ export function buildCompactedHistory(options: BuildCompactedHistoryOptions): Co
   }
   kept.reverse();
   return [...kept, userText(summaryMessageText(options.summary))];
-}
-
-/** The rollout line persisted after a compaction (`{type: "compacted", payload}`). */
-export function compactionRecord(summary: string, replacementHistory: readonly ConversationItem[]): {
-  type: 'compacted';
-  payload: { message: string; replacement_history: ConversationItem[] };
-} {
-  return { type: 'compacted', payload: { message: summary, replacement_history: [...replacementHistory] } };
 }
 
 /** The compaction request's input: the history followed by the summary prompt. */

@@ -5,11 +5,11 @@
 // policy and environment, from the code sessions use).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LoadedConfig } from '../config/index.js';
+import type { ConfigFlags, LoadedConfig } from '../config/index.js';
 import { resolveRigHome } from '../config/index.js';
 import { sandboxDoctorReport, type BwrapDiagnosis, type SandboxPolicy } from '../exec/sandbox/index.js';
 import { chooseHarness } from '../harness/index.js';
-import { resolveProvider, type ProviderInfo } from '../model/index.js';
+import { checkReachability, displayUrl, resolveProvider, type ProviderInfo } from '../model/index.js';
 import { PROCESS_SCOPE_VAR, THREAD_ID_VAR } from './safety.js';
 import { loadSafetyConfig, sessionSafety, SafetySetupError } from './safety-commands.js';
 import { rigVersion } from './version.js';
@@ -18,6 +18,14 @@ export interface DoctorInput {
   env: NodeJS.ProcessEnv;
   cwd: string;
   config?: string[];
+  /** -p/--profile */
+  profile?: string;
+  ignoreUserConfig?: boolean;
+  addDirs?: string[];
+  /** Command-line choices that beat config (-m, --provider, --harness, -s, -C). */
+  choices?: ConfigFlags;
+  /** --offline: do not contact the provider. */
+  offline?: boolean;
   platform?: NodeJS.Platform;
   /** Tests: a fixed bubblewrap diagnosis. */
   diagnosis?: () => BwrapDiagnosis;
@@ -29,7 +37,7 @@ export interface DoctorReport {
   problems: number;
 }
 
-export function diagnose(input: DoctorInput): DoctorReport {
+export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
   const { env, cwd } = input;
   const lines: string[] = [];
   let problems = 0;
@@ -44,7 +52,15 @@ export function diagnose(input: DoctorInput): DoctorReport {
 
   let loaded: LoadedConfig | undefined;
   try {
-    loaded = loadSafetyConfig({ env, cwd, ...(input.config ? { config: input.config } : {}) }).loaded;
+    loaded = loadSafetyConfig({
+      env,
+      cwd,
+      ...(input.config ? { config: input.config } : {}),
+      ...(input.addDirs?.length ? { addDirs: input.addDirs } : {}),
+      ...(input.profile ? { profile: input.profile } : {}),
+      ...(input.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
+      ...(input.choices ? { flags: input.choices } : {}),
+    }).loaded;
   } catch (error) {
     if (!(error instanceof SafetySetupError)) throw error;
     problem(`config is invalid: ${error.message}`);
@@ -55,7 +71,8 @@ export function diagnose(input: DoctorInput): DoctorReport {
     if (loaded.files.length === 0) lines.push(`config: no config files (defaults); user config would be ${userConfig}`);
     for (const file of loaded.files) lines.push(`config: ${file} (valid)`);
     for (const warning of loaded.warnings) lines.push(`  warning: ${warning}`);
-    describeModel(loaded, env, lines, problem);
+    const provider = describeModel(loaded, env, lines, problem);
+    if (provider) await describeReachability(provider, env, Boolean(input.offline), lines, problem);
     const approval = loaded.config.approval_policy;
     lines.push(`approval policy: ${typeof approval === 'string' ? approval : 'granular'} (interactive sessions; rig exec never asks)`);
     try {
@@ -80,25 +97,40 @@ export function diagnose(input: DoctorInput): DoctorReport {
   return { lines, problems };
 }
 
-function describeModel(loaded: LoadedConfig, env: NodeJS.ProcessEnv, lines: string[], problem: (text: string) => void): void {
+/** The provider endpoint answers a request that spends no tokens (GET of its models list). */
+async function describeReachability(provider: ProviderInfo, env: NodeJS.ProcessEnv, offline: boolean, lines: string[], problem: (text: string) => void): Promise<void> {
+  if (offline) {
+    lines.push('provider endpoint: not checked (--offline)');
+    return;
+  }
+  const result = await checkReachability(provider, env);
+  if (result.ok) lines.push(`provider endpoint: ${result.message}`);
+  else problem(`provider endpoint: ${result.message} (rig doctor --offline skips this check)`);
+}
+
+function describeModel(loaded: LoadedConfig, env: NodeJS.ProcessEnv, lines: string[], problem: (text: string) => void): ProviderInfo | undefined {
   const config = loaded.config;
+  if (config.model_provider === 'replay') {
+    lines.push('provider: replay (a recorded rollout; nothing is sent)');
+    return undefined;
+  }
   let provider: ProviderInfo;
   try {
     provider = resolveProvider(config.model_provider, config.model_providers as Record<string, Partial<ProviderInfo>>, env);
   } catch (error) {
     problem(`provider: ${(error as Error).message}`);
-    return;
+    return undefined;
   }
   const key = provider.env_key;
   const keyState = key === undefined ? 'no API key needed' : env[key]?.trim() ? `${key} is set` : `${key} is NOT set`;
-  lines.push(`provider: ${provider.id} (${provider.name}) at ${provider.base_url}, wire ${provider.wire_api}; ${keyState}`);
+  lines.push(`provider: ${provider.id} (${provider.name}) at ${displayUrl(provider.base_url)}, wire ${provider.wire_api}; ${keyState}`);
   if (key !== undefined && !env[key]?.trim()) problem(`export ${key} to use ${provider.id}, or choose another provider with --provider`);
   const model = config.model ?? provider.default_model;
   if (model === undefined) {
     problem(`no model set for provider '${provider.id}': pass -m MODEL or set model = "..." in config.toml`);
-    return;
+    return provider;
   }
-  lines.push(`model: ${model}`);
+  lines.push(`model: ${model}${config.model ? '' : " (the provider's default)"}`);
   const choice = chooseHarness({
     provider: provider.id,
     providerName: provider.name,
@@ -108,4 +140,5 @@ function describeModel(loaded: LoadedConfig, env: NodeJS.ProcessEnv, lines: stri
     ...((config.harness ?? provider.harness) ? { configured: config.harness ?? provider.harness } : {}),
   });
   lines.push(`harness: ${choice.id} (${choice.reason})`);
+  return provider;
 }

@@ -11,8 +11,8 @@ import {
   RolloutWriter,
   forkRollout,
   newThreadId,
+  createRedactor,
   reconstructThread,
-  secretValuesFromEnv,
   type ListThreadsOptions,
   type ThreadRow,
 } from '../store/index.js';
@@ -22,7 +22,8 @@ import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
 import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadOverrides, type ThreadSettings } from './thread-settings.js';
 import { closeDanglingCalls, gitMeta, initialContext, recordedSettings, recordsThrough } from './thread-load.js';
 import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
-import { loadExecPolicy, providerKeyVars } from './safety.js';
+import { loadExecPolicy } from './safety.js';
+import { collectSessionSecrets } from './secrets.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
 import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type ResumedThread } from './session-resume.js';
 import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
@@ -154,8 +155,14 @@ export class Engine {
     }
   }
 
-  /** A stored (or loaded) thread's recorded settings and, with `includeTurns`, its turns as display items. */
-  readThread(id: string, options: { includeTurns?: boolean } = {}): ThreadRead {
+  /**
+   * A stored (or loaded) thread's recorded settings and, with `includeTurns`, its turns as display
+   * items. Reads the rollout alone: the provider it ran with need not be configured, nor its key
+   * set. `target` is an id (or unique prefix), or `{last, all?}` (the latest thread in `cwd`).
+   */
+  readThread(target: string | ResumeTarget, options: { includeTurns?: boolean; cwd?: string } = {}): ThreadRead {
+    const locator = typeof target === 'string' ? { id: target } : target;
+    const id = locator.id ?? locateRollout(this.home, locator, resolvePath(options.cwd ?? process.cwd())).threadId;
     const loaded = this.threads.get(id);
     if (loaded && !loaded.info.rolloutPath) {
       const settings = loaded.settings;
@@ -287,8 +294,8 @@ export class Engine {
     const settings = resolveThreadSettings(config, cwd, overrides, recorded);
     const threadId = source?.kind === 'resume' ? resumed!.threadId : newThreadId();
     if (this.threads.has(threadId)) return this.threads.get(threadId)!;
-    const execPolicy = await loadExecPolicy({ config, cwd, home: this.home, env, ignoreRules: Boolean(request.ignoreRules) });
-    const resources = new ThreadResources(threadId, execPolicy);
+    const rules = await loadExecPolicy({ config, cwd, home: this.home, env, ignoreRules: Boolean(request.ignoreRules) });
+    const resources = new ThreadResources(threadId, rules.policy);
     const rebuild = (next: ThreadSettings) => buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s) }, next);
     let built: BuiltRuntime;
     try {
@@ -297,19 +304,18 @@ export class Engine {
       await resources.close();
       throw error;
     }
-    warnings.push(...built.safety.sandbox.warnings);
+    warnings.push(...built.safety.sandbox.warnings, ...rules.warnings);
 
-    const secrets = [
-      ...secretValuesFromEnv(env, config.shell_environment_policy.exclude),
-      ...providerKeyVars(config).map((name) => env[name]).filter((value): value is string => Boolean(value)),
-    ];
+    // Every secret rig knows of is redacted from the rollout, and from what front ends print.
+    const secrets = collectSessionSecrets(config, env, built.provider).values;
     let recorder: RolloutRecorder | undefined;
     let history: ConversationItem[] | undefined;
     let firstTurn = 0;
     try {
       if (source?.kind === 'fork') {
         const kept = recordsThrough(resumed!.records, source.atTurn, resumed!.path);
-        history = reconstructThread(kept).history;
+        const rebuilt = reconstructThread(kept);
+        history = rebuilt.history;
         firstTurn = nextTurnNumber(kept);
         // An ephemeral fork (e.g. printing what a fork would copy) must not create a thread on disk.
         if (!request.ephemeral) {
@@ -321,12 +327,13 @@ export class Engine {
             secrets,
             ...(source.atTurn ? { lastTurnId: source.atTurn } : {}),
           });
-          recorder = new RolloutRecorder(forked.writer);
+          recorder = new RolloutRecorder(forked.writer, seededHistory(rebuilt));
         }
       } else if (resumed) {
         history = resumed.history;
         firstTurn = resumed.nextTurn;
-        if (!request.ephemeral) recorder = new RolloutRecorder(RolloutWriter.open({ path: resumed.path, secrets }));
+        // Opening takes the thread's lock: a second writer is refused, naming the one that holds it.
+        if (!request.ephemeral) recorder = new RolloutRecorder(RolloutWriter.open({ path: resumed.path, secrets }), seededHistory(resumed));
       } else if (!request.ephemeral) {
         recorder = new RolloutRecorder(
           RolloutWriter.create({
@@ -369,6 +376,7 @@ export class Engine {
       ...(recorder ? { rolloutPath: recorder.path } : resumed && source?.kind === 'resume' ? { rolloutPath: resumed.path } : {}),
       warnings,
       wire: built.runtime.client.wire,
+      provider: { id: built.provider.id, name: built.provider.name },
     };
     const handle = new ThreadHandle({
       thread,
@@ -380,6 +388,7 @@ export class Engine {
       built,
       resources,
       rebuild,
+      redactor: createRedactor(secrets),
       closeRecorder: () => recorder?.close(),
       onClosed: () => {
         if (this.threads.get(threadId) === handle) this.threads.delete(threadId);
@@ -394,4 +403,13 @@ export class Engine {
     }
     return handle;
   }
+}
+
+/**
+ * The history a reader of the rollout rebuilds, so compaction records can refer to its items by
+ * index. Not when loading repaired the history: the repaired items are not in the file, and
+ * indices into it would point at the wrong ones (kept items are then written out in full).
+ */
+function seededHistory(rebuilt: { history: ConversationItem[]; repairs: string[] }): { history?: ConversationItem[] } {
+  return rebuilt.repairs.length === 0 ? { history: rebuilt.history } : {};
 }

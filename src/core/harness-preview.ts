@@ -25,6 +25,9 @@ export interface ShowFlags {
   model?: string;
   json?: boolean;
   prompt?: string;
+  /** -c key=value overrides and -p profile, as every command takes them. */
+  config?: string[];
+  profile?: string;
 }
 
 export interface FirstRequest {
@@ -69,7 +72,14 @@ export function redact(value: unknown, secrets: readonly string[], key = ''): un
 
 function resolveShowProvider(flags: ShowFlags, io: PreviewIo): { provider: ProviderInfo; model: string } {
   const home = resolveRigHome(io.env);
-  const { config } = loadConfig({ home, cwd: io.cwd, env: io.env, flags: flags.provider ? { provider: flags.provider } : {} });
+  const { config } = loadConfig({
+    home,
+    cwd: io.cwd,
+    env: io.env,
+    overrides: flags.config ?? [],
+    ...(flags.profile ? { profile: flags.profile } : {}),
+    flags: flags.provider ? { provider: flags.provider } : {},
+  });
   const id = flags.provider ?? config.model_provider;
   if (id === 'replay') throw new Error('rig harness show needs a provider with a wire; pass --provider ID (e.g. --provider openai)');
   let provider = resolveProvider(id, config.model_providers as Record<string, Partial<ProviderInfo>>, io.env);
@@ -90,6 +100,8 @@ export async function buildFirstRequest(id: string, flags: ShowFlags, io: Previe
   const thread = await engine.startThread({
     cwd: io.cwd,
     overrides: { harness: id, model, ...(flags.provider ? { provider: flags.provider } : {}), approvalPolicy: 'never' },
+    ...(flags.config ? { config: flags.config } : {}),
+    ...(flags.profile ? { profile: flags.profile } : {}),
     ephemeral: true,
     canAskApproval: false,
   });

@@ -1,6 +1,6 @@
 // What `rig sandbox` and `rig doctor` need from a session's safety settings, resolved by the same
 // code a session uses (safetyFromConfig): the sandbox policy and the exact command environment.
-import { ConfigError, loadConfig, resolveRigHome, type LoadedConfig } from '../config/index.js';
+import { ConfigError, loadConfig, resolveRigHome, type ConfigFlags, type LoadedConfig } from '../config/index.js';
 import { SandboxPolicyError, SandboxUnavailableError, wrapCommand, isSandboxMode, SANDBOX_MODES } from '../exec/sandbox/index.js';
 import { parseApprovalPolicy } from '../policy/index.js';
 import type { SandboxModeName } from '../protocol/index.js';
@@ -13,6 +13,8 @@ export class SafetySetupError extends Error {
 }
 
 export { SANDBOX_MODES, isSandboxMode };
+/** For checks of this machine's sandbox support (`rig eval`'s preflight). */
+export { bwrapDiagnosis, privilegedSockets } from '../exec/sandbox/index.js';
 
 export interface SafetyCommandInput {
   env: NodeJS.ProcessEnv;
@@ -20,6 +22,11 @@ export interface SafetyCommandInput {
   /** `-c key=value` overrides. */
   config?: string[];
   addDirs?: string[];
+  /** -p/--profile */
+  profile?: string;
+  ignoreUserConfig?: boolean;
+  /** Command-line choices that beat config (-m, --provider, --harness, -s, -C). */
+  flags?: ConfigFlags;
 }
 
 export function loadSafetyConfig(input: SafetyCommandInput): { home: string; loaded: LoadedConfig } {
@@ -29,8 +36,10 @@ export function loadSafetyConfig(input: SafetyCommandInput): { home: string; loa
       home,
       cwd: input.cwd,
       overrides: input.config ?? [],
-      flags: input.addDirs?.length ? { addDirs: input.addDirs } : {},
+      flags: { ...input.flags, ...(input.addDirs?.length ? { addDirs: input.addDirs } : {}) },
       env: input.env,
+      ...(input.profile ? { profile: input.profile } : {}),
+      ...(input.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
     });
     return { home, loaded };
   } catch (error) {
@@ -50,6 +59,7 @@ export function sessionSafety(loaded: LoadedConfig, env: NodeJS.ProcessEnv, mode
       approvalPolicy: parseApprovalPolicy(loaded.config.approval_policy),
       yolo: false,
       threadId,
+      home: resolveRigHome(env),
     });
   } catch (error) {
     if (error instanceof SandboxPolicyError) throw new SafetySetupError(error.message);

@@ -3,12 +3,13 @@
 // safetyFromConfig, so what those commands show is exactly what a session passes.
 import { join } from 'node:path';
 import type { RigConfig } from '../config/index.js';
-import { findProjectRoot, isProjectTrusted } from '../config/index.js';
+import { findProjectRoot, isProjectTrusted, projectMayWidenSafety } from '../config/index.js';
 import { buildCommandEnv } from '../exec/env-policy.js';
 import { resolveSandboxPolicy, type SandboxPolicy } from '../exec/sandbox/index.js';
-import { BUILTIN_PROVIDERS } from '../model/index.js';
-import { ExecPolicy, discoverRulesFiles, loadRulesFiles, type ApprovalPolicyConfig } from '../policy/index.js';
+import type { ProviderInfo } from '../model/index.js';
+import { loadSessionRules, type ApprovalPolicyConfig, type ExecPolicy } from '../policy/index.js';
 import type { SandboxModeName } from '../protocol/index.js';
+import { collectSessionSecrets } from './secrets.js';
 
 /** The variable that names the thread in every command it runs. */
 export const THREAD_ID_VAR = 'RIG_THREAD_ID';
@@ -34,6 +35,10 @@ export interface SafetyInputs {
   approvalPolicy: ApprovalPolicyConfig;
   yolo: boolean;
   threadId: string;
+  /** RIG_HOME, which commands may read but not write (default: the one `env` names). */
+  home?: string;
+  /** The thread's provider, whose key and header variables are withheld too (it may be neither built in nor configured). */
+  provider?: Partial<ProviderInfo>;
 }
 
 export interface SafetySettings {
@@ -46,12 +51,12 @@ export interface SafetySettings {
   withheld: string[];
 }
 
-/** Env var names holding provider keys, built-in and configured: commands never see them unless named explicitly. */
-export function providerKeyVars(config: RigConfig): string[] {
-  const names = [...Object.values(BUILTIN_PROVIDERS), ...Object.values(config.model_providers)]
-    .map((entry) => entry.env_key)
-    .filter((name): name is string => typeof name === 'string');
-  return [...new Set(names)];
+/**
+ * Env var names holding provider secrets (every built-in and configured provider's key, the
+ * variables `env_http_headers` names): commands never see them unless named explicitly.
+ */
+export function providerKeyVars(config: RigConfig, provider?: Partial<ProviderInfo>): string[] {
+  return collectSessionSecrets(config, {}, provider).protectedVars;
 }
 
 /** Throws SandboxPolicyError when the mode or the working directory is unusable. */
@@ -65,10 +70,12 @@ export function safetyFromConfig(inputs: SafetyInputs): SafetySettings {
     networkAccess: settings.network_access,
     excludeTmpdirEnvVar: settings.exclude_tmpdir_env_var,
     excludeSlashTmp: settings.exclude_slash_tmp,
+    allowUnixSockets: settings.allow_unix_sockets,
+    ...(inputs.home !== undefined ? { rigHome: inputs.home } : {}),
     env,
   });
   const policy = config.shell_environment_policy;
-  const keyVars = providerKeyVars(config);
+  const keyVars = providerKeyVars(config, inputs.provider);
   const commandEnv: Record<string, string> = {
     ...buildCommandEnv(
       env,
@@ -95,12 +102,22 @@ function trustedProjectConfigDirs(config: RigConfig, cwd: string): string[] {
   return [join(root, '.rig')];
 }
 
-/** The exec-policy rules a thread in `cwd` obeys ($RIG_HOME/rules, trusted projects' .rig/rules). */
-export async function loadExecPolicy(options: { config: RigConfig; cwd: string; home: string; env: NodeJS.ProcessEnv; ignoreRules: boolean }): Promise<ExecPolicy> {
-  const files = await discoverRulesFiles({
+/**
+ * The exec-policy rules a thread in `cwd` obeys ($RIG_HOME/rules, trusted projects' .rig/rules; a
+ * project's rules may only narrow unless the user's config lets it widen), and what was ignored.
+ */
+export async function loadExecPolicy(options: {
+  config: RigConfig;
+  cwd: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  ignoreRules: boolean;
+}): Promise<{ policy: ExecPolicy; warnings: string[] }> {
+  return loadSessionRules({
     rigHome: options.home,
     trustedProjectConfigDirs: trustedProjectConfigDirs(options.config, options.cwd),
     ignoreRules: options.ignoreRules,
+    projectMayWiden: projectMayWidenSafety(options.config, options.cwd),
+    homeDir: options.env['HOME'] ?? '',
   });
-  return files.length > 0 ? loadRulesFiles(files, { homeDir: options.env['HOME'] ?? '' }) : ExecPolicy.empty();
 }

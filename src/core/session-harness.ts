@@ -43,6 +43,8 @@ export interface HarnessInputs {
   home: string;
   /** --harness, or the harness a resumed thread used. */
   requested?: string;
+  /** Where `requested` came from, for messages (default: the command line). */
+  requestedBy?: string;
   shellName?: string;
   now?: () => Date;
 }
@@ -65,7 +67,15 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
     ...(config.background_terminal_max_timeout ? { backgroundMaxMs: config.background_terminal_max_timeout } : {}),
   });
   const search = { rigHome: inputs.home, trustedProjectRoots, ...(config.harnesses_dir ? { userDir: config.harnesses_dir } : {}) };
-  const { profile, tools: bound } = loadBoundHarness(choice.id, native, search, choice.reason);
+  // Where an unknown id came from, so the error says what to change.
+  const origin = inputs.requested !== undefined
+    ? inputs.requestedBy ?? 'given on the command line'
+    : config.harness
+      ? 'set by the `harness` config key'
+      : provider.harness
+        ? `set by model_providers.${provider.id}.harness`
+        : choice.reason;
+  const { profile, tools: bound } = loadBoundHarness(choice.id, native, search, origin);
   const wireProblem = checkWireSupport(profile, wire);
   if (wireProblem) throw new Error(wireProblem);
   const textProtocol = textProtocolFor(profile);

@@ -58,7 +58,8 @@ export function locateRollout(home: string, target: ResumeTarget, cwd: string): 
 export function loadRollout(path: string, threadId: string): ResumedThread {
   const read = readRollout(path);
   const rebuilt = reconstructThread(read.records);
-  return { ...rebuilt, path, threadId, warnings: read.warnings, records: read.records, nextTurn: nextTurnNumber(read.records) };
+  const repairs = rebuilt.repairs.length > 0 ? [`${path}: repaired the history to resume it: ${rebuilt.repairs.join('; ')}`] : [];
+  return { ...rebuilt, path, threadId, warnings: [...read.warnings, ...repairs], records: read.records, nextTurn: nextTurnNumber(read.records) };
 }
 
 /** Turn ids are turn_0, turn_1, ... per thread, continuing across resumes and forks. */

@@ -13,6 +13,7 @@ import type {
   UserInput,
 } from '../protocol/index.js';
 import type { RigConfig } from '../config/index.js';
+import type { Redactor } from '../store/index.js';
 import type { EnvelopeListener } from './event-hub.js';
 import type { StartedTurn, Thread } from './thread.js';
 import { applySettingsUpdate, resolveThreadSettings, settingsView, type RecordedSettings, type ThreadOverrides } from './thread-settings.js';
@@ -31,6 +32,8 @@ export interface ThreadInfo {
   warnings: string[];
   /** How the model client was built: the provider's wire. */
   wire: string;
+  /** The provider the thread was loaded with (its id and display name). */
+  provider: { id: string; name: string };
 }
 
 export interface StartTurnOptions {
@@ -48,6 +51,8 @@ export interface ThreadHandleParts {
   built: BuiltRuntime;
   resources: ThreadResources;
   rebuild(settings: ThreadSettings): Promise<BuiltRuntime>;
+  /** Replaces every secret the thread knows of (provider keys, header values, credential variables). */
+  redactor: Redactor;
   /** Closes the rollout writer (and releases its lock). */
   closeRecorder(): void;
   onClosed(): void;
@@ -74,6 +79,14 @@ export class ThreadHandle {
   /** This thread's events, each in its envelope. Returns the unsubscribe function. */
   subscribe(listener: EnvelopeListener): () => void {
     return this.thread.subscribe(listener);
+  }
+
+  /**
+   * Replaces every secret the thread knows of with "[redacted]" (rollouts are already redacted):
+   * front ends pass what they print through it — redactText for text, redactJson for JSON lines.
+   */
+  get redactor(): Redactor {
+    return this.parts.redactor;
   }
 
   /** The settings the next turn runs with. */

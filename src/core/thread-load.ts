@@ -1,12 +1,12 @@
 // What loading a thread needs besides the engine's bookkeeping: the settings a rollout recorded,
-// the records a fork keeps, the opening context of a new thread, and a history repaired for calls a
-// crash left without output.
+// the records a fork keeps, the opening context of a new thread, and a history whose calls and
+// outputs pair up again (a crash, a corrupt line, two writers).
 import { basename } from 'node:path';
 import type { ConversationItem } from '../protocol/index.js';
 import type { RigConfig } from '../config/index.js';
 import { buildEnvironmentContext, buildInitialContextMessage, discoverProjectDocs } from '../context/index.js';
 import { detectUserShell } from '../exec/shell.js';
-import { readGitInfo, type RolloutRecord } from '../store/index.js';
+import { readGitInfo, repairCallPairing, type RolloutRecord } from '../store/index.js';
 import type { RecordedSettings } from './thread-settings.js';
 import type { BuiltRuntime } from './thread-runtime.js';
 import type { ResumedThread } from './session-resume.js';
@@ -59,33 +59,9 @@ export function initialContext(config: RigConfig, cwd: string, home: string, env
   return items;
 }
 
-/**
- * A process killed between a tool call and its output leaves a call with no result, which every
- * wire rejects. Give such calls an output saying what happened.
- */
+/** Calls without outputs answered as aborted, orphans and duplicates dropped (store's repairCallPairing). */
 export function closeDanglingCalls(history: ConversationItem[]): ConversationItem[] {
-  const answered = new Set(
-    history.flatMap((item) => (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? [item.call_id] : [])),
-  );
-  const output = 'aborted: the session ended before this call returned; check the state before relying on it';
-  const out: ConversationItem[] = [];
-  let pending: ConversationItem[] = [];
-  // Outputs go after the step's calls and outputs, before the next message, as wires expect.
-  const flush = () => {
-    out.push(...pending);
-    pending = [];
-  };
-  for (const item of history) {
-    if (item.type === 'message') flush();
-    out.push(item);
-    if (item.type === 'function_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'function_call_output', call_id: item.call_id, output, is_error: true });
-    } else if (item.type === 'custom_tool_call' && !answered.has(item.call_id)) {
-      pending.push({ type: 'custom_tool_call_output', call_id: item.call_id, output, is_error: true });
-    }
-  }
-  flush();
-  return out;
+  return repairCallPairing(history).history;
 }
 
 export function gitMeta(cwd: string): { git?: ReturnType<typeof readGitInfo> } {

@@ -94,7 +94,10 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     model,
     cwd: settings.cwd,
     home: context.home,
-    ...(settings.harness ? { requested: settings.harness } : {}),
+    // A configured harness is config's to name (setupHarness says where an unknown id came from).
+    ...(settings.harness && settings.harnessOrigin !== 'config'
+      ? { requested: settings.harness, ...(settings.harnessOrigin === 'recorded' ? { requestedBy: 'recorded in the resumed thread' } : {}) }
+      : {}),
     shellName: basename(shell.path),
   });
   const safety = safetyFromConfig({
@@ -105,6 +108,8 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     approvalPolicy: settings.approvalPolicy,
     yolo: settings.yolo,
     threadId: resources.threadId,
+    home: context.home,
+    provider,
   });
   const capabilities = createOrchestrator({
     sandbox: safety.sandbox,

@@ -35,6 +35,8 @@ export interface ThreadSettings {
   model: string | undefined;
   /** The harness asked for; undefined lets the routing table pick one for provider and model. */
   harness: string | undefined;
+  /** Where `harness` came from (error messages name it). */
+  harnessOrigin?: 'override' | 'recorded' | 'config';
   approvalPolicy: ApprovalPolicyConfig;
   sandboxMode: SandboxModeName;
   yolo: boolean;
@@ -72,6 +74,13 @@ export function resolveThreadSettings(
     provider,
     model,
     harness: overrides.harness ?? recorded.harness ?? config.harness,
+    ...(overrides.harness !== undefined
+      ? { harnessOrigin: 'override' as const }
+      : recorded.harness !== undefined
+        ? { harnessOrigin: 'recorded' as const }
+        : config.harness !== undefined
+          ? { harnessOrigin: 'config' as const }
+          : {}),
     approvalPolicy: yolo ? 'never' : parseApprovalPolicy(approval),
     sandboxMode: yolo ? 'danger-full-access' : overrides.sandbox ?? config.sandbox_mode,
     yolo,

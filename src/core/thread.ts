@@ -14,6 +14,8 @@ import type {
 } from '../protocol/index.js';
 import { addUsage, emptyUsage } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
+import { OUTPUT_LIMIT_NOTICE } from '../model/index.js';
+import { inputLengthProblem } from './input-limit.js';
 import type { ToolCapabilities, TurnServices } from '../tools/spec.js';
 import type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult } from './thread-types.js';
 import { EventHub, type EnvelopeListener } from './event-hub.js';
@@ -27,6 +29,15 @@ export type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult
 
 const INTERRUPTED_NOTE =
   '<turn_aborted>The user interrupted the previous turn. Some tools may have been stopped part-way; check the state before continuing.</turn_aborted>';
+
+/**
+ * Every front end's input passes through startTurn or steer: one over Codex's limit is refused
+ * before it is recorded or sent, so it never becomes a turn.
+ */
+function assertInputLength(input: UserInput): void {
+  const tooLong = inputLengthProblem(input.text);
+  if (tooLong) throw new Error(tooLong);
+}
 
 export class Thread {
   readonly id: string;
@@ -104,6 +115,7 @@ export class Thread {
   steer(input: UserInput, expectedTurnId?: string): string {
     const active = this.activeTurn;
     if (!active) throw new Error('no turn is running on this thread to steer; start a turn instead');
+    assertInputLength(input);
     if (expectedTurnId !== undefined && expectedTurnId !== active.id) {
       throw new Error(`turn ${expectedTurnId} is not the running turn (${active.id} is); steer the running turn or start a new one`);
     }
@@ -167,6 +179,7 @@ export class Thread {
 
   /** Start a turn; the id is known at once, the result when `done` settles. */
   startTurn(input: UserInput, turnOptions: TurnOptions = {}): StartedTurn {
+    assertInputLength(input);
     return this.beginTurn(async (turn, signal) => {
       if (this.history.length === 0 && this.options.initialContext) this.append(...this.options.initialContext);
       this.appendUserInput(input);
@@ -174,7 +187,10 @@ export class Thread {
     });
   }
 
+  /** startTurn and its result; an input over the length limit gives a failed result instead of throwing. */
   runTurn(input: UserInput, turnOptions: TurnOptions = {}): Promise<TurnResult> {
+    const tooLong = inputLengthProblem(input.text);
+    if (tooLong) return Promise.resolve({ status: 'failed', error: tooLong, usage: this.usage });
     return this.startTurn(input, turnOptions).done;
   }
 
@@ -267,6 +283,7 @@ export class Thread {
         this.usage = addUsage(this.usage, outcome.usage);
         this.emit({ type: 'usage.updated', last: outcome.usage, total: this.usage });
       }
+      if (outcome.stopReason === 'max_tokens') this.emit({ type: 'item.completed', item: { id: this.newItemId(), type: 'error', message: OUTPUT_LIMIT_NOTICE } });
       for (const item of outcome.items) {
         if (item.type === 'message' && item.role === 'assistant') {
           const text = item.content.map((part) => ('text' in part ? part.text : '')).join('');

@@ -41,10 +41,16 @@ export const CORE_ENV_VARS: readonly string[] = [
 export const DEFAULT_EXCLUDE_PATTERNS: readonly string[] = ['*KEY*', '*SECRET*', '*TOKEN*'];
 
 /**
+ * Never inherited: where rig keeps its config, rules and sessions is none of a command's business
+ * (it is read-only for commands anyway). The user can still pass it on with `set`.
+ */
+export const ALWAYS_REMOVED_VARS: readonly string[] = ['RIG_HOME'];
+
+/**
  * Build a command's environment:
  * 1. start from `baseEnv` per `inherit`; 2. drop the default excludes unless ignored;
- * 3. drop `exclude` matches; 4. drop `protectedVars` (the env_key of every configured provider),
- * except those the user named literally in `includeOnly`; 5. apply `set`; 6. keep only
+ * 3. drop `exclude` matches; 4. drop `protectedVars` (the API key variables of every provider),
+ * except those the user named literally in `includeOnly`, and RIG_HOME; 5. apply `set`; 6. keep only
  * `includeOnly` matches when it is non-empty.
  * A provider's key therefore reaches a command only when the user wrote its name in `set` or in
  * `include_only` themselves, whatever `inherit` says.
@@ -79,6 +85,7 @@ export function buildCommandEnv(
   for (const name of protectedVars) {
     if (!namedInIncludeOnly.has(name.toUpperCase())) delete env[name];
   }
+  for (const name of ALWAYS_REMOVED_VARS) delete env[name];
 
   for (const [name, value] of Object.entries(policy.set ?? {})) env[name] = value;
 

@@ -1,6 +1,7 @@
 // `rig [prompt...]` with no subcommand (what `npm start` runs): with a usable provider it runs the
-// prompt as `rig exec` does; with no API key it says which variable to set and runs the offline
-// demo instead, so a fresh clone shows a real session before any setup.
+// prompt as `rig exec` does. With no API key and no prompt it runs the offline demo, so a fresh
+// clone shows a real session before any setup; with a prompt it fails (exit 1) saying what to set,
+// so a script never mistakes an unsent task for a done one.
 import { providerReadiness, rigHomeOf, type Readiness } from '../core/provider-readiness.js';
 import type { ExecCommandInput } from './exec/run.js';
 
@@ -38,17 +39,19 @@ export async function runDefault(promptArgs: string[], options: DefaultRunOption
     return 1;
   }
 
+  const prompt = promptArgs.join(' ').trim();
   if (!readiness.ready) {
     const { missingKey, providerName } = readiness;
-    const ignored = promptArgs.length > 0 ? ' (your prompt was not sent)' : '';
-    stderr(
-      `rig: no API key for ${providerName}: ${missingKey} is not set (export ${missingKey}=... or pick another model_provider in ${rigHomeOf(env)}/config.toml); running the offline demo instead${ignored}.\n\n`,
-    );
+    const fix = `export ${missingKey}=..., or pick another model_provider in ${rigHomeOf(env)}/config.toml (or --provider ID)`;
+    if (prompt !== '') {
+      stderr(`rig: no API key for ${providerName}: ${missingKey} is not set, so your prompt was not sent. To run it: ${fix}. \`rig demo\` shows a recorded session offline.\n`);
+      return 1;
+    }
+    stderr(`rig: no API key for ${providerName}: ${missingKey} is not set (${fix}); running the offline demo instead.\n\n`);
     const { runDemo } = await import('./demo.js');
     return (await runDemo({ env, stdout, stderr, ...(options.demoTempParent ? { tempParent: options.demoTempParent } : {}) })).exitCode;
   }
 
-  const prompt = promptArgs.join(' ').trim();
   if (prompt === '') {
     stdout(USAGE);
     return 0;

@@ -169,6 +169,10 @@ export function readProfileFile(file: string, origin: ProfileOrigin): HarnessPro
   const baseDir = dirname(file);
   const promptFile = expandPath(baseDir, data.prompt_file);
   const prompt = readReferenced(file, 'prompt_file', promptFile);
+  const instanceTemplate =
+    data.instance_template_file !== undefined
+      ? readReferenced(file, 'instance_template_file', expandPath(baseDir, data.instance_template_file))
+      : undefined;
   const seen = new Set<string>();
   const tools: ResolvedTool[] = data.tools.map((tool, index) => {
     const at = `tools[${index}]`;
@@ -197,6 +201,7 @@ export function readProfileFile(file: string, origin: ProfileOrigin): HarnessPro
     ...(data.submit_sentinel !== undefined ? { submitSentinel: data.submit_sentinel } : {}),
     prompt,
     promptFile,
+    ...(instanceTemplate !== undefined ? { instanceTemplate } : {}),
     tools,
     request: data.request,
     aliases: data.aliases,
@@ -243,7 +248,7 @@ export function findProfile(id: string, options: ProfileSearchOptions = {}, why?
     const known = listProfileLocations(options)
       .map((entry) => entry.id)
       .join(', ');
-    throw new Error(`unknown harness "${id}"${why ? ` (${why})` : ''}; available harnesses: ${known}`);
+    throw new Error(`unknown harness "${id}"${why ? ` (${why})` : ''}; available harnesses (see \`rig harness list\`): ${known}`);
   }
   return readProfileFile(location.file, location.origin);
 }

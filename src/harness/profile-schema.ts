@@ -9,7 +9,7 @@ import { loadZod } from '../config/lazy-zod.js';
 export const WIRES = ['responses', 'chat', 'messages'] as const;
 
 /** How a harness talks to the model: tool calls, or actions parsed from plain text. */
-export const PROTOCOLS = ['tools', 'swe-agent-text', 'terminus-json'] as const;
+export const PROTOCOLS = ['tools', 'swe-agent-text', 'swe-agent-tools', 'terminus-json'] as const;
 
 function buildSchemas(z: typeof Z) {
   const jsonObject = z.record(z.string(), z.unknown());
@@ -63,6 +63,11 @@ function buildSchemas(z: typeof Z) {
     prefix: z.string().default(''),
     /** Send outputs as a user message instead of a tool message (text-protocol harnesses). */
     as_user_message: z.boolean().default(false),
+    /**
+     * Tools whose failed output is sent as written, still flagged as an error: the original words
+     * the failure itself (Claude Code's Bash sends `Exit code N` and the output, no error wrapper).
+     */
+    plain_errors: z.array(z.string()).default([]),
   });
 
   const requestShapeSchema = z.strictObject({
@@ -80,6 +85,7 @@ function buildSchemas(z: typeof Z) {
       trim: false,
       prefix: '',
       as_user_message: false,
+      plain_errors: [],
     }),
     /** What happens to the model's reasoning on replay. */
     reasoning: z.enum(['keep', 'drop']).default('keep'),
@@ -118,6 +124,12 @@ function buildSchemas(z: typeof Z) {
     submit_sentinel: z.string().min(1).optional(),
     /** System prompt file, relative to the profile file, absolute, or `~/...`. */
     prompt_file: z.string().min(1),
+    /**
+     * The first user message's template, for originals that put the task there (mini-swe-agent,
+     * SWE-agent, Terminus 2): `{{task}}` is the user's prompt, plus `{{system_information}}`,
+     * `{{terminal_state}}` and the prompt slots. Same path rules as prompt_file.
+     */
+    instance_template_file: z.string().min(1).optional(),
     tools: z.array(profileToolSchema).default([]),
     request: requestShapeSchema.default(() => requestShapeSchema.parse({})),
     aliases: aliasRulesSchema.default(() => aliasRulesSchema.parse({})),

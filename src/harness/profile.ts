@@ -24,6 +24,8 @@ export interface HarnessProfile {
   /** System prompt text (a template: see request-shape.ts for its slots). */
   prompt: string;
   promptFile: string;
+  /** Template of the first user message (see profile-schema.ts instance_template_file). */
+  instanceTemplate?: string;
   tools: ResolvedTool[];
   request: RequestShape;
   aliases: AliasRules;

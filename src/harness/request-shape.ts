@@ -10,7 +10,8 @@ import type {
 import type { ModelRequest, WireApi } from '../model/types.js';
 import type { HarnessProfile } from './profile.js';
 import type { ToolResultRendering } from './profile-schema.js';
-import { FORMAT_ERROR_TOOL } from './text-protocol/actions.js';
+import { FORMAT_ERROR_TOOL, INITIAL_SCREEN_CALL_ID } from './text-protocol/actions.js';
+import { applyInstanceTemplate } from './instance-template.js';
 
 export interface ShapeEnvironment {
   now: Date;
@@ -22,6 +23,8 @@ export interface ShapeEnvironment {
   tree?: string;
   /** The wire the request goes out on; selects `extra_body_by_wire`. */
   wire?: WireApi;
+  /** `uname -srvm` for instance templates; the running machine's when unset. */
+  systemInformation?: string;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -60,12 +63,16 @@ function textPart(role: MessageItem['role'], text: string): ContentPart {
   return role === 'assistant' ? { type: 'output_text', text } : { type: 'input_text', text };
 }
 
-/** Renders one tool output the way the profile's original shows tool results to the model. */
-export function renderToolOutput(rendering: ToolResultRendering, output: ToolOutput, isError: boolean): ToolOutput {
+/**
+ * Renders one tool output the way the profile's original shows tool results to the model. `tool`
+ * is the name of the tool that produced it (for `plain_errors`).
+ */
+export function renderToolOutput(rendering: ToolResultRendering, output: ToolOutput, isError: boolean, tool?: string): ToolOutput {
+  const wrap = isError && !(tool !== undefined && rendering.plain_errors.includes(tool));
   const renderText = (text: string): string => {
     let out = rendering.trim ? text.trim() : text;
     if (out === '' && rendering.empty_output !== undefined) out = rendering.empty_output;
-    if (isError) out = rendering.error_template.replace('{text}', out);
+    if (wrap) out = rendering.error_template.replace('{text}', out);
     return rendering.prefix + out;
   };
   if (typeof output === 'string') return renderText(output);
@@ -79,7 +86,7 @@ export function renderToolOutput(rendering: ToolResultRendering, output: ToolOut
   });
 }
 
-function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: ConversationItem): ConversationItem[] {
+function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: ConversationItem, toolNames: ReadonlyMap<string, string>): ConversationItem[] {
   const shape = profile.request;
   switch (item.type) {
     case 'reasoning':
@@ -108,7 +115,7 @@ function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: Conversatio
       return shape.tool_results.as_user_message ? [] : [item];
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      const output = renderToolOutput(shape.tool_results, item.output, item.is_error === true);
+      const output = renderToolOutput(shape.tool_results, item.output, item.is_error === true, toolNames.get(item.call_id));
       if (shape.tool_results.as_user_message) {
         const content: ContentPart[] =
           typeof output === 'string' ? [{ type: 'input_text', text: output }] : output;
@@ -121,27 +128,44 @@ function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: Conversatio
 
 /** Returns a new request with the profile's prompt, startup context, limits and extras applied. */
 export function shapeRequest(
-  profile: Pick<HarnessProfile, 'prompt' | 'request'>,
+  profile: Pick<HarnessProfile, 'prompt' | 'request' | 'instanceTemplate'>,
   request: ModelRequest,
   env: ShapeEnvironment,
 ): ModelRequest {
   const shape = profile.request;
   const prompt = renderTemplate(profile.prompt, env, request.model).trimEnd();
-  const instructions = request.instructions ? `${prompt}\n\n${request.instructions}` : prompt;
-  const input: ConversationItem[] = [];
+  const instructions = [prompt, request.instructions].filter((text) => text !== '').join('\n\n');
+  let input: ConversationItem[] = [];
+  // The terminal screen the driver captured before the first reply (Terminus 2) belongs in the
+  // instance template, not in the conversation.
+  let terminalState: string | undefined;
   // A text-protocol format error is not a tool the model knows: the call vanishes and its message
   // goes back as a plain user message, as the originals send it.
   const formatErrors = new Set(
     request.input.flatMap((item) => (item.type === 'function_call' && item.name === FORMAT_ERROR_TOOL ? [item.call_id] : [])),
   );
+  const toolNames = new Map(
+    request.input.flatMap((item) => (item.type === 'function_call' || item.type === 'custom_tool_call' ? [[item.call_id, item.name] as const] : [])),
+  );
   for (const item of request.input) {
+    if ((item.type === 'function_call' || item.type === 'function_call_output') && item.call_id === INITIAL_SCREEN_CALL_ID) {
+      if (item.type === 'function_call_output') terminalState = typeof item.output === 'string' ? item.output : item.output.map((part) => ('text' in part ? part.text : '')).join('');
+      continue;
+    }
     if (formatErrors.size > 0 && item.type === 'function_call' && formatErrors.has(item.call_id)) continue;
     if (formatErrors.size > 0 && item.type === 'function_call_output' && formatErrors.has(item.call_id)) {
       const content: ContentPart[] = typeof item.output === 'string' ? [{ type: 'input_text', text: item.output }] : item.output;
       input.push({ type: 'message', role: 'user', content });
       continue;
     }
-    input.push(...reshapeItem(profile, item));
+    input.push(...reshapeItem(profile, item, toolNames));
+  }
+  if (profile.instanceTemplate !== undefined) {
+    const slots = {
+      ...(env.systemInformation !== undefined ? { systemInformation: env.systemInformation } : {}),
+      ...(terminalState !== undefined ? { terminalState } : {}),
+    };
+    input = applyInstanceTemplate(profile.instanceTemplate, input, slots, (text) => renderTemplate(text, env, request.model));
   }
   const startup = shape.startup_context;
   if (startup) {

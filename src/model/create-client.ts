@@ -5,6 +5,7 @@ import type { ModelClient, ModelRequest, WireApi } from './types.js';
 import { effectiveRetryLimits, providerAuth, type Env, type ProviderInfo } from './providers.js';
 import type { RetryClock } from './transport/retry.js';
 import type { WireAdapter } from './transport/wire-adapter.js';
+import { splitUrlCredentials } from './url.js';
 
 export interface CreateModelClientOptions {
   env: Env;
@@ -30,11 +31,26 @@ async function loadAdapter(wire: WireApi): Promise<WireAdapter> {
   }
 }
 
-/** base_url + path, keeping any path the base URL has and appending query_params. */
+/**
+ * base_url + path, keeping any path the base URL has and appending query_params. A `user:pass@`
+ * in base_url is left out (fetch refuses it); providerHeaders sends it as Basic auth.
+ */
 export function endpointUrl(provider: ProviderInfo, path: string): string {
-  const url = new URL(provider.base_url.replace(/\/+$/, '') + path);
+  const url = new URL(splitUrlCredentials(provider.base_url.replace(/\/+$/, '') + path).url);
   for (const [key, value] of Object.entries(provider.query_params ?? {})) url.searchParams.set(key, value);
   return url.toString();
+}
+
+/** Values no message may show: the API key, configured header values, base_url's password. */
+export function providerSecrets(provider: ProviderInfo, env: Env): string[] {
+  const secrets = [...splitUrlCredentials(provider.base_url).secrets];
+  const key = provider.env_key ? env[provider.env_key]?.trim() : undefined;
+  if (key) secrets.push(key);
+  if (provider.id === 'openai' && env.CODEX_API_KEY?.trim()) secrets.push(env.CODEX_API_KEY.trim());
+  for (const value of Object.values(provider.http_headers ?? {})) secrets.push(value);
+  for (const name of Object.values(provider.env_http_headers ?? {})) if (env[name]) secrets.push(env[name]!);
+  for (const value of Object.values(provider.query_params ?? {})) secrets.push(value);
+  return secrets.filter((secret) => secret.length >= 6);
 }
 
 /** Static headers for every request of this provider (auth, versions, configured headers). */
@@ -52,6 +68,9 @@ export function providerHeaders(provider: ProviderInfo, options: CreateModelClie
   } else if (key) {
     headers.authorization = `Bearer ${key}`;
   }
+  // Credentials in base_url, as HTTP clients such as Codex's send them, unless a key already signs.
+  const { basicAuth } = splitUrlCredentials(provider.base_url);
+  if (basicAuth && headers.authorization === undefined) headers.authorization = basicAuth;
   if (provider.id === 'openai') {
     if (options.env.OPENAI_ORGANIZATION) headers['openai-organization'] = options.env.OPENAI_ORGANIZATION;
     if (options.env.OPENAI_PROJECT) headers['openai-project'] = options.env.OPENAI_PROJECT;
@@ -75,6 +94,7 @@ export async function createModelClient(provider: ProviderInfo, options: CreateM
   const clock = options.clock ?? retry.realClock();
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const url = endpointUrl(provider, adapter.path);
+  const secrets = providerSecrets(provider, options.env);
   return {
     wire: provider.wire_api,
     buildBody: (request: ModelRequest) => adapter.buildBody(request),
@@ -86,6 +106,7 @@ export async function createModelClient(provider: ProviderInfo, options: CreateM
           providerId: provider.id,
           ...(provider.env_key ? { envKey: provider.env_key } : {}),
           url,
+          secrets,
           headers: requestHeaders,
           fetch: fetchImpl,
           requestMaxRetries: limits.requestMaxRetries,

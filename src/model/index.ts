@@ -4,6 +4,7 @@ export type { ModelClient, ModelRequest, WireApi } from './types.js';
 export { ModelSetupError } from './errors.js';
 export {
   BUILTIN_PROVIDERS,
+  CODEX_DEFAULT_MODEL,
   DEFAULT_REQUEST_MAX_RETRIES,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   DEFAULT_STREAM_MAX_RETRIES,
@@ -12,5 +13,8 @@ export {
   type Env,
   type ProviderInfo,
 } from './providers.js';
-export { createModelClient, endpointUrl, providerHeaders, type CreateModelClientOptions } from './create-client.js';
+export { createModelClient, endpointUrl, providerHeaders, providerSecrets, type CreateModelClientOptions } from './create-client.js';
+export { displayUrl, scrubSecrets } from './url.js';
+export { OUTPUT_LIMIT_NOTICE } from './wires/output-limit.js';
 export type { RetryClock } from './transport/retry.js';
+export { checkReachability, REACHABILITY_TIMEOUT_MS, type Reachability } from './reachability.js';

@@ -5,8 +5,11 @@
 // https://api.deepseek.com"), docs.z.ai ("https://api.z.ai/api/paas/v4/"), Kimi platform docs
 // (api.moonshot.ai/v1, the global host; api.moonshot.cn is mainland China), Alibaba Model Studio
 // docs (dashscope-intl.aliyuncs.com/compatible-mode/v1 = Singapore/international endpoint).
-// The `default_model` values are OUR choices (a reasonable current model per provider), not
-// something the vendors or Codex define; the Ollama / LM Studio ones follow Codex's OSS defaults.
+// Every provider has a model to fall back on, so a config that names only a provider works (as
+// Codex's does): `default_model` below for the built-ins, CODEX_DEFAULT_MODEL for the user's own.
+// The openai one is Codex's default; the others are OUR choice of each vendor's current flagship
+// coding model, not something the vendors or Codex define; Ollama / LM Studio follow Codex's OSS
+// defaults (gpt-oss 20B).
 import type { WireApi } from './types.js';
 import { ModelSetupError } from './errors.js';
 
@@ -26,8 +29,16 @@ export interface ProviderInfo {
   stream_idle_timeout_ms?: number;
   /** Harness profile to use with this provider unless the user picks one. */
   harness?: string;
+  /** The model used with this provider unless `model` (config or -m) names one. */
   default_model?: string;
 }
+
+/**
+ * The model Codex uses when none is configured: the first model of Codex 0.163's bundled catalog
+ * (lowest `priority`, listed in the picker, supported in the API). A provider the user defines
+ * falls back to it unless its `default_model` names another, as Codex falls back for any provider.
+ */
+export const CODEX_DEFAULT_MODEL = 'gpt-6.1-sol';
 
 export const DEFAULT_REQUEST_MAX_RETRIES = 4;
 export const DEFAULT_STREAM_MAX_RETRIES = 5;
@@ -44,7 +55,7 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderInfo>> = {
     base_url: 'https://api.openai.com/v1',
     env_key: 'OPENAI_API_KEY',
     wire_api: 'responses',
-    default_model: 'gpt-5.5',
+    default_model: CODEX_DEFAULT_MODEL,
   },
   anthropic: {
     id: 'anthropic',
@@ -60,6 +71,7 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderInfo>> = {
     base_url: 'https://openrouter.ai/api/v1',
     env_key: 'OPENROUTER_API_KEY',
     wire_api: 'chat',
+    default_model: `openai/${CODEX_DEFAULT_MODEL}`,
   },
   deepseek: {
     id: 'deepseek',
@@ -142,6 +154,7 @@ export function resolveProvider(
   };
   if (merged.name === undefined) merged.name = id;
   if (merged.wire_api === undefined) merged.wire_api = 'responses';
+  if (merged.default_model === undefined) merged.default_model = CODEX_DEFAULT_MODEL;
   for (const key of ['http_headers', 'env_http_headers', 'query_params'] as const) {
     if (merged[key] === undefined) delete merged[key];
   }

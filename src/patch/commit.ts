@@ -2,12 +2,17 @@
 // all-or-nothing: every path is checked first, all new contents are staged in temp files next
 // to their targets, then everything is renamed into place; any failure undoes what was done,
 // so the tree is left as it was.
+//
+// The check decides on real paths; the writes then go through directory handles pinned for the
+// whole commit (pinned-dirs.ts), so a directory swapped for a symlink after the check makes the
+// commit fail instead of carrying a write (or a temp file) outside the writable roots.
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import fs, { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { FileEdit } from './types.js';
 import { summarizeEdits, type ChangeSummary } from './summary.js';
 import { undoEdits, type PriorState } from './undo.js';
+import { PinError, noFollowCreateFlags, openDirectoryPins, type DirectoryPins } from './pinned-dirs.js';
 
 export interface CommitOptions {
   /** Sandbox check; asked for the path as given and for its symlink-resolved target. */
@@ -38,7 +43,9 @@ interface WriteStep {
   owner: { uid: number; gid: number } | undefined;
   existed: boolean;
   dirsToCreate: string[];
+  /** Name (inside the target's directory) of the staged content. */
   temp?: string;
+  /** Name (inside the target's directory) the old file is kept under until the commit is done. */
   backup?: string;
   done?: boolean;
 }
@@ -54,6 +61,12 @@ interface RemoveStep {
 
 type Step = WriteStep | RemoveStep;
 
+/** A directory this commit created (removed again if the commit fails). */
+interface CreatedDir {
+  parent: string;
+  name: string;
+}
+
 export interface CommitResult {
   summary: ChangeSummary;
   /** Edits that restore the previous state when committed (they refuse if the files changed since). */
@@ -66,27 +79,37 @@ export interface CommitResult {
  */
 export async function commitFileEdits(edits: readonly FileEdit[], options: CommitOptions = {}): Promise<CommitResult> {
   let steps: Step[] = [];
-  const createdDirs: string[] = [];
+  const createdDirs: CreatedDir[] = [];
   let prior: PriorState[] = [];
+  const pins = openDirectoryPins();
   try {
-    steps = await planSteps(edits, options.canWrite ?? (() => true));
-    prior = await Promise.all(
-      edits.map(async (edit) => ({
-        source: await readIfFile(edit.path),
-        destination: edit.moveTo === undefined ? undefined : await readIfFile(edit.moveTo),
-      })),
-    );
-    for (const step of steps) if (step.kind === 'write') await stage(step, createdDirs);
-    for (const step of steps) await perform(step);
-  } catch (error) {
-    const problems = await rollBack(steps, createdDirs);
-    const message = error instanceof FileCommitError ? error.message : String((error as Error).message ?? error);
-    const outcome = problems.length === 0
-      ? 'No files were changed.'
-      : `Restoring the previous state also failed, check these paths by hand:\n${problems.join('\n')}`;
-    throw new FileCommitError(`${message}\n${outcome}`, error instanceof FileCommitError ? error.path : undefined);
+    try {
+      steps = await planSteps(edits, options.canWrite ?? (() => true));
+      prior = await Promise.all(
+        edits.map(async (edit) => ({
+          source: await readIfFile(edit.path),
+          destination: edit.moveTo === undefined ? undefined : await readIfFile(edit.moveTo),
+        })),
+      );
+      for (const step of steps) pinStep(step, pins, createdDirs);
+      for (const step of steps) if (step.kind === 'write') await stage(step, pins);
+      for (const step of steps) await perform(step, pins);
+    } catch (error) {
+      const problems = await rollBack(steps, createdDirs, pins);
+      const message = error instanceof FileCommitError ? error.message : String((error as Error).message ?? error);
+      const outcome = problems.length === 0
+        ? 'No files were changed.'
+        : `Restoring the previous state also failed, check these paths by hand:\n${problems.join('\n')}`;
+      throw new FileCommitError(`${message}\n${outcome}`, error instanceof FileCommitError ? error.path : undefined);
+    }
+    for (const step of steps) {
+      if (!step.backup) continue;
+      const { dir } = split(step.target);
+      await fsp.rm(pins.entry(dir, step.backup), { force: true }).catch(() => undefined);
+    }
+  } finally {
+    pins.close();
   }
-  for (const step of steps) if (step.backup) await fsp.rm(step.backup, { force: true }).catch(() => undefined);
   return { summary: summarizeEdits(edits, options.displayPath), undo: undoEdits(edits, prior) };
 }
 
@@ -234,42 +257,97 @@ async function realpathOrSelf(file: string): Promise<string> {
   return fsp.realpath(file).catch(() => file);
 }
 
-function sibling(file: string, purpose: 'tmp' | 'bak'): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.rig-${purpose}-${process.pid}-${randomBytes(4).toString('hex')}`);
+/**
+ * `.NAME.rig-tmp-PID-HEX` / `.NAME.rig-bak-PID-HEX`: the pid lets a later session tell a dead
+ * writer's leftovers (removed at start, exec/sandbox/protected-scan.ts) from a live edit's.
+ */
+export function siblingName(name: string, purpose: 'tmp' | 'bak'): string {
+  return `.${name}.rig-${purpose}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-async function stage(step: WriteStep, createdDirs: string[]): Promise<void> {
-  for (const dir of step.dirsToCreate) {
-    try {
-      await fsp.mkdir(dir);
-      createdDirs.push(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new FileCommitError(`Failed to create parent directories for ${step.path}: ${(error as Error).message}`, step.path);
+/** Directory and name of a real path (the directory is what gets pinned). */
+function split(target: string): { dir: string; name: string } {
+  return { dir: path.dirname(target), name: path.basename(target) };
+}
+
+function changedError(step: Step, error: unknown): FileCommitError {
+  const detail = error instanceof PinError ? error.message : (error as Error).message;
+  return new FileCommitError(`Cannot write ${step.path}: ${detail}; nothing was written there`, step.path);
+}
+
+/** Pins the directories of a step and checks the entry is still what the plan saw. */
+function pinStep(step: Step, pins: DirectoryPins, createdDirs: CreatedDir[]): void {
+  try {
+    if (step.kind === 'write') {
+      for (const dir of step.dirsToCreate) {
+        const { dir: parent, name } = split(dir);
+        if (pins.mkdir(parent, name)) createdDirs.push({ parent, name });
       }
     }
+    const { dir, name } = split(step.target);
+    pins.pin(dir);
+    const now = lstatOrUndefined(pins.entry(dir, name));
+    if (step.kind === 'remove') {
+      if (now === undefined) throw new Error(`${step.target} disappeared`);
+      if (now.isDirectory()) throw new Error(`${step.target} became a directory`);
+      return;
+    }
+    if (step.existed) {
+      if (now === undefined || !now.isFile()) throw new Error(`${step.target} is no longer a regular file`);
+      // The file as it is now (not as planned) decides the bits the new content keeps.
+      step.mode = now.mode & 0o7777;
+      step.owner = { uid: now.uid, gid: now.gid };
+    } else if (now !== undefined) {
+      throw new Error(`${step.target} appeared while the edit was being applied`);
+    }
+  } catch (error) {
+    if (error instanceof FileCommitError) throw error;
+    throw changedError(step, error);
   }
-  const temp = sibling(step.target, 'tmp');
+}
+
+function lstatOrUndefined(p: string): fs.Stats | undefined {
   try {
-    await fsp.writeFile(temp, step.content, { flag: 'wx', mode: step.mode ?? 0o666 });
-    step.temp = temp;
+    return fs.lstatSync(p);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function stage(step: WriteStep, pins: DirectoryPins): Promise<void> {
+  const { dir, name } = split(step.target);
+  const tempName = siblingName(name, 'tmp');
+  const temp = pins.entry(dir, tempName);
+  let handle: fsp.FileHandle | undefined;
+  try {
+    // O_EXCL|O_NOFOLLOW: a name planted by someone else (a symlink included) is never written through.
+    handle = await fsp.open(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | noFollowCreateFlags(), step.mode ?? 0o666);
+    step.temp = tempName;
+    await handle.writeFile(step.content, 'utf8');
     // The process umask applies at creation; the replaced file's exact bits are restored.
-    if (step.mode !== undefined) await fsp.chmod(temp, step.mode);
+    if (step.mode !== undefined) await handle.chmod(step.mode);
     // Running as root on someone else's file must not hand the file to root.
     const { owner } = step;
-    if (owner && process.getuid?.() === 0) await fsp.chown(temp, owner.uid, owner.gid);
+    if (owner && process.getuid?.() === 0) await handle.chown(owner.uid, owner.gid);
+    await handle.close();
+    handle = undefined;
   } catch (error) {
-    await fsp.rm(temp, { force: true }).catch(() => undefined);
+    await handle?.close().catch(() => undefined);
+    if (step.temp !== undefined) await fsp.rm(temp, { force: true }).catch(() => undefined);
     step.temp = undefined;
     throw new FileCommitError(`Failed to write file ${step.path}: ${(error as Error).message}`, step.path);
   }
 }
 
-async function perform(step: Step): Promise<void> {
+async function perform(step: Step, pins: DirectoryPins): Promise<void> {
+  const { dir, name } = split(step.target);
+  const at = (entry: string): string => pins.entry(dir, entry);
   if (step.kind === 'remove') {
-    const backup = sibling(step.target, 'bak');
+    const backup = siblingName(name, 'bak');
     try {
-      await fsp.rename(step.target, backup);
+      await fsp.rename(at(name), at(backup));
     } catch (error) {
       throw new FileCommitError(`Failed to delete file ${step.path}: ${(error as Error).message}`, step.path);
     }
@@ -281,11 +359,11 @@ async function perform(step: Step): Promise<void> {
     if (step.existed) {
       // Keep the old file under a second name until everything has succeeded. A hard link
       // keeps the target present the whole time; where links are unsupported, move it aside.
-      const backup = sibling(step.target, 'bak');
-      await fsp.link(step.target, backup).catch(() => fsp.rename(step.target, backup));
+      const backup = siblingName(name, 'bak');
+      await fsp.link(at(name), at(backup)).catch(() => fsp.rename(at(name), at(backup)));
       step.backup = backup;
     }
-    await fsp.rename(step.temp as string, step.target);
+    await fsp.rename(at(step.temp as string), at(name));
     step.temp = undefined;
     step.done = true;
   } catch (error) {
@@ -293,8 +371,11 @@ async function perform(step: Step): Promise<void> {
   }
 }
 
-/** Undoes performed steps newest first; returns descriptions of anything it could not restore. */
-async function rollBack(steps: readonly Step[], createdDirs: readonly string[]): Promise<string[]> {
+/**
+ * Undoes performed steps newest first, through the same pinned directories; returns descriptions
+ * of anything it could not restore.
+ */
+async function rollBack(steps: readonly Step[], createdDirs: readonly CreatedDir[], pins: DirectoryPins): Promise<string[]> {
   const problems: string[] = [];
   const attempt = async (what: string, action: () => Promise<unknown>): Promise<void> => {
     try {
@@ -304,19 +385,21 @@ async function rollBack(steps: readonly Step[], createdDirs: readonly string[]):
     }
   };
   for (const step of [...steps].reverse()) {
+    const { dir, name } = split(step.target);
+    const at = (entry: string): string => pins.entry(dir, entry);
     if (step.kind === 'write' && step.temp) {
       const temp = step.temp;
-      await attempt(`remove temporary file ${temp}`, () => fsp.rm(temp, { force: true }));
+      await attempt(`remove temporary file ${path.join(dir, temp)}`, () => fsp.rm(at(temp), { force: true }));
     }
     if (step.backup) {
       const backup = step.backup;
-      await attempt(`restore ${step.path} from ${backup}`, () => fsp.rename(backup, step.target));
+      await attempt(`restore ${step.path} from ${path.join(dir, backup)}`, () => fsp.rename(at(backup), at(name)));
     } else if (step.kind === 'write' && step.done) {
-      await attempt(`remove ${step.path}`, () => fsp.rm(step.target, { force: true }));
+      await attempt(`remove ${step.path}`, () => fsp.rm(at(name), { force: true }));
     }
   }
-  for (const dir of [...createdDirs].reverse()) {
-    await fsp.rmdir(dir).catch(() => undefined);
+  for (const { parent, name } of [...createdDirs].reverse()) {
+    await fsp.rmdir(pins.entry(parent, name)).catch(() => undefined);
   }
   return problems;
 }

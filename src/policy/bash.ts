@@ -6,6 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import v8 from 'node:v8';
 import type { Node as SyntaxNode, Parser as TreeSitterParser } from 'web-tree-sitter';
+import { syntaxFromTree } from './bash-syntax.js';
+import type { ScriptSyntax } from './script-syntax.js';
 
 export interface BashParser {
   /** Plain commands joined only by `&&`, `||`, `;`, `|`; null when the script has anything else. */
@@ -17,6 +19,8 @@ export interface BashParser {
    * name is literal; non-literal arguments are kept as their source text. For spotting dangerous commands.
    */
   allCommands(script: string): string[][];
+  /** Everything the classifiers read from a script, from one parse (see script-syntax.ts). */
+  readScript(script: string): ScriptSyntax;
 }
 
 let loading: Promise<BashParser> | undefined;
@@ -81,54 +85,16 @@ class TreeSitterBash implements BashParser {
   }
 
   parsePlainCommands(script: string): string[][] | null {
-    return this.withTree(script, null, (root) => {
-      if (root.hasError) return null;
-      const commandNodes: SyntaxNode[] = [];
-      const stack: SyntaxNode[] = [root];
-      while (stack.length > 0) {
-        const node = stack.pop()!;
-        if (node.isNamed) {
-          if (!PLAIN_KINDS.has(node.type)) return null;
-          if (node.type === 'command') commandNodes.push(node);
-        } else if (!PLAIN_OPERATORS.has(node.type) && node.type.trim() !== '') {
-          // Parentheses, braces, redirections, backticks, `&`, `;;` and the like.
-          return null;
-        }
-        stack.push(...node.children);
-      }
-      commandNodes.sort((a, b) => a.startIndex - b.startIndex);
-      const commands: string[][] = [];
-      for (const node of commandNodes) {
-        const words = plainCommandWords(node);
-        if (words === null) return null;
-        commands.push(words);
-      }
-      return commands;
-    });
+    return this.withTree(script, null, plainCommandsOf);
   }
 
   parseHeredocCommandPrefix(script: string): string[] | null {
-    return this.withTree(script, null, (root) => {
-      if (root.hasError) return null;
-      if (!hasDescendant(root, 'heredoc_redirect')) return null;
-      if (hasDescendant(root, 'file_redirect')) return null;
-      const commands = descendants(root, 'command');
-      if (commands.length !== 1) return null;
-      const words: string[] = [];
-      for (const child of commands[0]!.namedChildren) {
-        if (child.type === 'command_name') {
-          const word = child.namedChild(0);
-          if (!word || !isLiteralWord(word)) return null;
-          words.push(unescapeWord(word.text));
-        } else if (child.type === 'word' || child.type === 'number') {
-          if (!isLiteralWord(child)) return null;
-          words.push(unescapeWord(child.text));
-        } else if (!HEREDOC_ATTACHMENTS.has(child.type)) {
-          return null;
-        }
-      }
-      return words.length === 0 ? null : words;
-    });
+    return this.withTree(script, null, heredocPrefixOf);
+  }
+
+  readScript(script: string): ScriptSyntax {
+    const unreadable: ScriptSyntax = { commands: [], plainArgv: null, heredocPrefix: null, opaque: 'the script could not be parsed' };
+    return this.withTree(script, unreadable, (root) => syntaxFromTree(root, script, plainCommandsOf(root), heredocPrefixOf(root)));
   }
 
   allCommands(script: string): string[][] {
@@ -150,6 +116,53 @@ class TreeSitterBash implements BashParser {
       }),
     );
   }
+}
+
+function plainCommandsOf(root: SyntaxNode): string[][] | null {
+  if (root.hasError) return null;
+  const commandNodes: SyntaxNode[] = [];
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.isNamed) {
+      if (!PLAIN_KINDS.has(node.type)) return null;
+      if (node.type === 'command') commandNodes.push(node);
+    } else if (!PLAIN_OPERATORS.has(node.type) && node.type.trim() !== '') {
+      // Parentheses, braces, redirections, backticks, `&`, `;;` and the like.
+      return null;
+    }
+    stack.push(...node.children);
+  }
+  commandNodes.sort((a, b) => a.startIndex - b.startIndex);
+  const commands: string[][] = [];
+  for (const node of commandNodes) {
+    const words = plainCommandWords(node);
+    if (words === null) return null;
+    commands.push(words);
+  }
+  return commands;
+}
+
+function heredocPrefixOf(root: SyntaxNode): string[] | null {
+  if (root.hasError) return null;
+  if (!hasDescendant(root, 'heredoc_redirect')) return null;
+  if (hasDescendant(root, 'file_redirect')) return null;
+  const commands = descendants(root, 'command');
+  if (commands.length !== 1) return null;
+  const words: string[] = [];
+  for (const child of commands[0]!.namedChildren) {
+    if (child.type === 'command_name') {
+      const word = child.namedChild(0);
+      if (!word || !isLiteralWord(word)) return null;
+      words.push(unescapeWord(word.text));
+    } else if (child.type === 'word' || child.type === 'number') {
+      if (!isLiteralWord(child)) return null;
+      words.push(unescapeWord(child.text));
+    } else if (!HEREDOC_ATTACHMENTS.has(child.type)) {
+      return null;
+    }
+  }
+  return words.length === 0 ? null : words;
 }
 
 function plainCommandWords(command: SyntaxNode): string[] | null {

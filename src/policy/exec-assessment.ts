@@ -3,10 +3,11 @@
 // heuristics for sub-commands no rule matched, and turns the strictest result
 // into skip / needs-approval / forbidden with the reason strings of the reference.
 
-import path from 'node:path';
 import { extractShellScript, loadBashParser, type BashParser } from './bash.js';
-import { isDangerousCommand } from './dangerous.js';
-import { isKnownSafeCommand, type SafetyPlatform } from './safe-commands.js';
+import { commandVerdict, scriptReader } from './classify.js';
+import type { SafetyPlatform } from './safe-commands.js';
+import type { ScriptReader } from './script-syntax.js';
+import { classifyArgv, ParserNeeded, type CommandSite, type ScriptVerdict, type Verdict } from './verdict.js';
 import { isGranular, isRestrictedSandbox, type ApprovalPolicyConfig, type SandboxMode } from './approval-policy.js';
 import { strictestDecision, type Decision, type RuleMatch } from './rules/model.js';
 import type { ExecPolicy } from './rules/policy.js';
@@ -17,7 +18,7 @@ export type ExecApprovalRequirement =
   | { kind: 'needs-approval'; reason?: string; proposedAmendment?: string[] }
   | { kind: 'forbidden'; reason: string };
 
-export interface ExecCommandContext extends SafetyPlatform {
+export interface ExecCommandContext extends SafetyPlatform, CommandSite {
   policy: ApprovalPolicyConfig;
   sandboxMode: SandboxMode;
   /** The model asked for `sandbox_permissions: "require_escalated"`. */
@@ -51,14 +52,20 @@ const BANNED_PREFIX_SUGGESTIONS: readonly string[][] = [
   ['deno', 'eval'], ['bun', 'run'], ['npm', 'run'], ['pnpm', 'run'], ['yarn', 'run'], ['osascript'], ['Rscript'],
 ];
 
-/** Splits a shell wrapper into the commands rules are checked against. */
+/**
+ * Splits a shell wrapper into the commands rules are checked against: the plain commands of a
+ * `bash|zsh|sh -c|-lc` script, or the heredoc-fed command's prefix, or the argv itself.
+ */
 export function commandsForExecPolicy(argv: readonly string[], bash: BashParser | null): { commands: string[][]; usedComplexParsing: boolean } {
+  return splitForRules(argv, scriptReader(bash));
+}
+
+function splitForRules(argv: readonly string[], reader: ScriptReader): { commands: string[][]; usedComplexParsing: boolean } {
   const shell = extractShellScript(argv);
-  if (shell !== null && bash !== null) {
-    const plain = bash.parsePlainCommands(shell.script);
-    if (plain !== null && plain.length > 0) return { commands: plain, usedComplexParsing: false };
-    const heredocPrefix = bash.parseHeredocCommandPrefix(shell.script);
-    if (heredocPrefix !== null) return { commands: [heredocPrefix], usedComplexParsing: true };
+  const syntax = shell === null ? null : reader.read(shell.script);
+  if (syntax !== null) {
+    if (syntax.plainArgv !== null && syntax.plainArgv.length > 0) return { commands: syntax.plainArgv.map((command) => [...command]), usedComplexParsing: false };
+    if (syntax.heredocPrefix !== null) return { commands: [[...syntax.heredocPrefix]], usedComplexParsing: true };
   }
   return { commands: [[...argv]], usedComplexParsing: false };
 }
@@ -69,9 +76,13 @@ export function unmatchedCommandDecision(
   ctx: ExecCommandContext & { usedComplexParsing: boolean },
   bash: BashParser | null,
 ): Decision {
-  if (ctx.policy === 'untrusted' && !ctx.usedComplexParsing && isKnownSafeCommand(argv, bash, ctx)) return 'allow';
+  return heuristicDecision(commandVerdict(argv, bash, ctx, ctx.policy === 'untrusted'), ctx);
+}
+
+function heuristicDecision(verdict: Verdict, ctx: ExecCommandContext & { usedComplexParsing: boolean }): Decision {
+  if (ctx.policy === 'untrusted' && !ctx.usedComplexParsing && verdict.safe) return 'allow';
   // A destructive command always goes to a person, whatever the policy (only --yolo skips this).
-  if (isDangerousCommand(argv, bash)) return 'prompt';
+  if (verdict.danger !== undefined) return 'prompt';
   switch (ctx.policy) {
     case 'never':
       return 'allow';
@@ -97,15 +108,14 @@ export function promptRejectedByPolicy(policy: ApprovalPolicyConfig, promptIsRul
   return policy.granular.sandbox_approval ? undefined : REJECT_SANDBOX_APPROVAL_REASON;
 }
 
-/** Whether assessing `argv` may need the bash parser (so callers can skip loading it). */
-export function needsBashParser(argv: readonly string[]): boolean {
-  return argv.some((word) => ['bash', 'zsh', 'sh', 'dash', 'ksh'].includes(path.basename(word)) || word === 'trap');
-}
-
-/** Like assessExecCommand, loading the bash parser only when the command involves a shell. */
+/** Like assessExecCommand, loading the bash parser only when a script needs it (most one-line commands do not). */
 export async function assessExecCommandLazily(execPolicy: ExecPolicy, argv: readonly string[], ctx: ExecCommandContext): Promise<ExecAssessment> {
-  const bash = needsBashParser(argv) ? await loadBashParser() : null;
-  return assessExecCommand(execPolicy, argv, ctx, bash);
+  try {
+    return assess(execPolicy, argv, ctx, null);
+  } catch (error) {
+    if (!(error instanceof ParserNeeded)) throw error;
+  }
+  return assessExecCommand(execPolicy, argv, ctx, await loadBashParser());
 }
 
 export function assessExecCommand(
@@ -114,21 +124,43 @@ export function assessExecCommand(
   ctx: ExecCommandContext,
   bash: BashParser | null,
 ): ExecAssessment {
-  const { commands, usedComplexParsing } = commandsForExecPolicy(argv, bash);
+  try {
+    return assess(execPolicy, argv, ctx, bash);
+  } catch (error) {
+    if (!(error instanceof ParserNeeded)) throw error;
+    // Without the parser, a script rig cannot read is treated as dangerous.
+    return assess(execPolicy, argv, ctx, bash, { safe: false, danger: commandVerdict(argv, null, ctx, false).danger! });
+  }
+}
+
+/** Throws ParserNeeded when `bash` is null and a script needs it. */
+function assess(execPolicy: ExecPolicy, argv: readonly string[], ctx: ExecCommandContext, bash: BashParser | null, fixed?: Verdict): ExecAssessment {
+  const reader = scriptReader(bash);
+  const whole: ScriptVerdict = fixed ?? classifyArgv(argv, reader, ctx, ctx.policy === 'untrusted');
+  const { commands, usedComplexParsing } = splitForRules(argv, reader);
+  // The sub-commands of a plain script have verdicts of their own (read in the script's context).
+  const parts = !usedComplexParsing && whole.parts?.length === commands.length ? whole.parts : undefined;
+  const verdictOf = (index: number): Verdict => parts?.[index] ?? whole;
   const fallbackCtx = { ...ctx, usedComplexParsing };
   const matchedRules: RuleMatch[] = [];
   const explicitPerCommand: RuleMatch[][] = [];
-  for (const command of commands) {
+  const dangerous = new Set<string[]>();
+  commands.forEach((command, index) => {
     const explicit = execPolicy.matchesForCommand(command);
     explicitPerCommand.push(explicit);
-    if (explicit.length > 0) matchedRules.push(...explicit);
-    else matchedRules.push({ kind: 'heuristics', command, decision: unmatchedCommandDecision(command, fallbackCtx, bash) });
-  }
+    if (explicit.length > 0) {
+      matchedRules.push(...explicit);
+      return;
+    }
+    const verdict = verdictOf(index);
+    if (verdict.danger !== undefined) dangerous.add(command);
+    matchedRules.push({ kind: 'heuristics', command, decision: heuristicDecision(verdict, fallbackCtx) });
+  });
   const decision = strictestDecision(matchedRules.map((match) => match.decision)) ?? 'allow';
   const anyRuleMatched = matchedRules.some((match) => match.kind === 'prefix');
   const amendmentAllowed = !usedComplexParsing;
   const requested = amendmentAllowed && !anyRuleMatched
-    ? requestedAmendment(ctx.prefixRule, execPolicy, commands, (command) => unmatchedCommandDecision(command, fallbackCtx, bash))
+    ? requestedAmendment(ctx.prefixRule, execPolicy, commands, (command) => heuristicDecision(verdictOf(commands.indexOf(command)), fallbackCtx))
     : undefined;
 
   let requirement: ExecApprovalRequirement;
@@ -136,16 +168,19 @@ export function assessExecCommand(
     requirement = { kind: 'forbidden', reason: forbiddenReason(argv, matchedRules) };
   } else if (decision === 'prompt') {
     const promptIsRule = matchedRules.some((match) => match.kind === 'prefix' && match.decision === 'prompt');
-    const dangerous = dangerousPrompt(matchedRules, bash);
-    const rejection = promptRejectedByPolicy(ctx.policy, promptIsRule, dangerous);
+    const dangerReason = matchedRules.some((match) => match.kind === 'heuristics' && match.decision === 'prompt' && dangerous.has(match.command))
+      ? (commands.map((_, index) => verdictOf(index).danger).find((reason) => reason !== undefined) ?? whole.danger)
+      : undefined;
+    const isDangerous = dangerReason !== undefined;
+    const rejection = promptRejectedByPolicy(ctx.policy, promptIsRule, isDangerous);
     if (rejection !== undefined) {
       requirement = { kind: 'forbidden', reason: rejection };
     } else {
       requirement = { kind: 'needs-approval' };
-      const reason = promptReason(argv, matchedRules) ?? (dangerous ? `\`${shlexJoin(argv)}\` is potentially destructive, so it always needs approval` : undefined);
+      const reason = promptReason(argv, matchedRules) ?? (isDangerous ? `\`${shlexJoin(argv)}\` is potentially destructive, so it always needs approval: ${dangerReason}` : undefined);
       if (reason !== undefined) requirement.reason = reason;
       // Never offer "always allow" for a destructive command: each one deserves its own look.
-      const amendment = dangerous ? undefined : requested ?? (amendmentAllowed && !promptIsRule ? firstHeuristic(matchedRules, 'prompt') : undefined);
+      const amendment = isDangerous ? undefined : requested ?? (amendmentAllowed && !promptIsRule ? firstHeuristic(matchedRules, 'prompt') : undefined);
       if (amendment !== undefined) requirement.proposedAmendment = amendment;
     }
   } else {
@@ -156,11 +191,6 @@ export function assessExecCommand(
     if (amendment !== undefined) requirement.proposedAmendment = amendment;
   }
   return { requirement, commands, usedComplexParsing, decision, matchedRules };
-}
-
-/** Whether a sub-command no rule matched is one the heuristics flag as dangerous. */
-function dangerousPrompt(matches: RuleMatch[], bash: BashParser | null): boolean {
-  return matches.some((match) => match.kind === 'heuristics' && match.decision === 'prompt' && isDangerousCommand(match.command, bash));
 }
 
 function firstHeuristic(matches: RuleMatch[], decision: Decision): string[] | undefined {

@@ -36,6 +36,8 @@ export type FileChangeKind = 'add' | 'delete' | 'update';
 export interface FileChangeEntry {
   path: string;
   kind: FileChangeKind;
+  /** rig: the change as a unified diff (bounded), for people reading the run; not in `--json`. */
+  diff?: string;
 }
 
 export interface FileChangeItem {
@@ -43,6 +45,8 @@ export interface FileChangeItem {
   type: 'file_change';
   changes: FileChangeEntry[];
   status: Exclude<ItemStatus, 'declined'>;
+  /** rig: why a failed change was not made (as the model was told); not in `--json`. */
+  error?: { message: string };
 }
 
 export interface McpToolCallItem {
@@ -60,6 +64,28 @@ export interface WebSearchItem {
   id: string;
   type: 'web_search';
   query: string;
+}
+
+/**
+ * rig: a harness tool that reads or searches files without a shell (Claude Code's Read, Grep,
+ * Glob, LS and the other harnesses' equivalents). `rig exec --json` shows it as an mcp_tool_call
+ * of server "rig", a type Codex SDK clients know.
+ */
+export interface FileToolItem {
+  id: string;
+  type: 'file_tool';
+  /** The tool name the model called (e.g. "Read"). */
+  tool: string;
+  action: 'read' | 'search' | 'list';
+  /** The path read or listed, or the pattern searched for. */
+  target: string;
+  /** Where a search looked, when the call named a place. */
+  scope?: string;
+  arguments: unknown;
+  /** One line about the result, e.g. "120 lines". */
+  summary: string;
+  status: Exclude<ItemStatus, 'declined'>;
+  error: { message: string } | null;
 }
 
 export interface TodoEntry {
@@ -108,6 +134,7 @@ export type ThreadItem =
   | FileChangeItem
   | McpToolCallItem
   | WebSearchItem
+  | FileToolItem
   | TodoListItem
   | ContextCompactionItem
   | ToolCallItem

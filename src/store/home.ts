@@ -1,4 +1,5 @@
 // RIG_HOME layout: one place that knows where every persisted file lives.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -54,4 +55,36 @@ export function parseRolloutFileName(name: string): ParsedRolloutName | undefine
   const m = ROLLOUT_NAME.exec(name);
   if (!m) return undefined;
   return { year: m[1]!, month: m[2]!, day: m[3]!, threadId: m[4]!.toLowerCase() };
+}
+
+/**
+ * Creates `dir` (and its parents) under RIG_HOME, or throws a message that says what is wrong:
+ * Node reports a read-only file system during a recursive mkdir as "ENOENT ... mkdir", which
+ * points the user at the wrong problem.
+ */
+export function ensureHomeDir(dir: string, home: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    return;
+  } catch (error) {
+    throw new Error(unwritableHomeMessage(dir, home, error as NodeJS.ErrnoException));
+  }
+}
+
+export function unwritableHomeMessage(target: string, home: string, error: NodeJS.ErrnoException): string {
+  // The deepest directory that exists is where creating failed.
+  let existing = target;
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  let why = error.code ?? error.message;
+  try {
+    fs.accessSync(existing, fs.constants.W_OK);
+  } catch (access) {
+    const code = (access as NodeJS.ErrnoException).code;
+    why = code === 'EROFS' ? 'it is on a read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'you may not write there' : why;
+  }
+  const where = existing === home || target === home ? `RIG_HOME (${home})` : `${existing} (inside RIG_HOME ${home})`;
+  return (
+    `cannot create ${target}: ${where} is not writable, ${why}. rig keeps sessions and its index there. ` +
+    'Make it writable, set RIG_HOME to a writable directory, or pass --ephemeral to keep no session on disk.'
+  );
 }

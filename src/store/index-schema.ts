@@ -1,6 +1,6 @@
 // Versioned schema of the thread index (PRAGMA user_version). The index is a derived cache of
 // the rollouts, so a migration may also choose to drop and rebuild.
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sqlite.js';
 
 /** Each entry migrates from version i to i + 1. Never edit a shipped entry; append a new one. */
 export const MIGRATIONS: readonly string[] = [
@@ -89,11 +89,11 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Database.Database, dbPath: string): void {
+export function migrate(db: SqlDatabase, dbPath: string): void {
   // One step per IMMEDIATE transaction, re-reading the version inside it: two rig processes
   // opening a fresh index at once must not both run the same step.
-  const step = db.transaction((): boolean => {
-    const current = db.pragma('user_version', { simple: true }) as number;
+  const step = (): boolean => {
+    const current = db.pragmaValue('user_version') as number;
     if (current > SCHEMA_VERSION) {
       throw new Error(
         `${dbPath} was written by a newer rig (index schema ${current}, this rig knows ${SCHEMA_VERSION}); ` +
@@ -102,10 +102,10 @@ export function migrate(db: Database.Database, dbPath: string): void {
     }
     if (current === SCHEMA_VERSION) return false;
     db.exec(MIGRATIONS[current]!);
-    db.pragma(`user_version = ${current + 1}`);
+    db.setPragma('user_version', current + 1);
     return true;
-  });
-  while (step.immediate()) {
+  };
+  while (db.transaction(step, { immediate: true })) {
     // next step
   }
 }

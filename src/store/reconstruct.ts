@@ -1,5 +1,6 @@
 // Rebuilds a thread's state from its rollout records (resume, fork, index backfill).
 import type { ConversationItem, TokenUsage } from '../protocol/index.js';
+import { repairCallPairing } from './call-pairing.js';
 import { TURN_END_EVENT_TYPES } from './rollout-recorder.js';
 import type {
   ModelResponsePayload,
@@ -18,10 +19,12 @@ export interface ReconstructedThread {
   totalUsage: TokenUsage | undefined;
   /** Number of turns (turn_context lines) in the rollout. */
   turns: number;
+  /** How the history's call/output pairing was repaired (a damaged rollout), one line each. */
+  repairs: string[];
 }
 
 /**
- * Replays records in order: `response_item` appends, `compacted` with a replacement history
+ * Replays records in order (then repairs call/output pairing, see call-pairing.ts): `response_item` appends, `compacted` with a replacement history
  * replaces everything before it, `thread_rolled_back` drops the last N turns. Turns are delimited
  * by `turn_context` lines, so the engine writes one at the start of every turn.
  */
@@ -47,7 +50,11 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
         turnStarts.push(history.length);
         break;
       case 'compacted':
-        if (record.payload.replacement_history) {
+        if (record.payload.replacement) {
+          const before = history;
+          history = record.payload.replacement.flatMap((entry) => (typeof entry === 'number' ? (before[entry] ?? []) : [entry]));
+          turnStarts = [];
+        } else if (record.payload.replacement_history) {
           history = [...record.payload.replacement_history];
           turnStarts = [];
         }
@@ -75,7 +82,8 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
         break;
     }
   }
-  return { meta, history, turnContext, totalUsage, turns };
+  const repaired = repairCallPairing(history);
+  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs };
 }
 
 /** Recorded model responses in order, for a replay provider. */

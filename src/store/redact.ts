@@ -19,15 +19,25 @@ const CREDENTIAL_TEXT_HEADER =
 export interface Redactor {
   /** Redact one serialized JSON value. */
   redactJson(json: string): string;
+  /** Redact plain text (a line printed to a terminal or stderr). */
+  redactText(text: string): string;
 }
 
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const escaped = [...new Set(secrets)]
+  const raw = [...new Set(secrets)]
     .filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)
     // Longest first so a secret containing another is replaced whole.
-    .sort((a, b) => b.length - a.length)
-    .map((s) => JSON.stringify(s).slice(1, -1));
+    .sort((a, b) => b.length - a.length);
+  const escaped = raw.map((s) => JSON.stringify(s).slice(1, -1));
   return {
+    redactText(text: string): string {
+      let out = text;
+      for (const secret of raw) {
+        if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+      }
+      if (CREDENTIAL_HINT.test(out)) out = out.replace(CREDENTIAL_TEXT_HEADER, `$1$2${REDACTED}`);
+      return out;
+    },
     redactJson(json: string): string {
       let out = json;
       for (const secret of escaped) {

@@ -15,25 +15,48 @@ export interface RolloutReadResult {
   tornTail: boolean;
 }
 
+/** Longer lines are skipped with a warning instead of failing the whole read (V8's string limit is ~512 MiB). */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
 export function readRollout(file: string): RolloutReadResult {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // A Buffer, not one string: the file may be larger than the biggest string V8 can make.
+    bytes = fs.readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(`cannot read rollout ${file} (${code ?? String(error)})`);
   }
-  return parseRollout(text, file);
+  const lines: (string | number)[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    const length = end - start;
+    lines.push(length > MAX_LINE_BYTES ? length : bytes.toString('utf8', start, end));
+    start = end + 1;
+  }
+  const endsClean = bytes.length === 0 || bytes[bytes.length - 1] === 0x0a;
+  return parseLines(lines, endsClean, file);
 }
 
 export function parseRollout(text: string, file = '<rollout>'): RolloutReadResult {
-  const result: RolloutReadResult = { path: file, meta: undefined, records: [], warnings: [], tornTail: false };
   const endsClean = text.length === 0 || text.endsWith('\n');
   const lines = text.split('\n');
   if (endsClean) lines.pop();
+  return parseLines(lines, endsClean, file);
+}
+
+/** `lines` without their newlines; a number stands for a line too long to decode (its byte length). */
+function parseLines(lines: readonly (string | number)[], endsClean: boolean, file: string): RolloutReadResult {
+  const result: RolloutReadResult = { path: file, meta: undefined, records: [], warnings: [], tornTail: false };
   const last = lines.length - 1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    if (typeof line === 'number') {
+      result.warnings.push(`${file}:${i + 1}: line skipped (${line} bytes, more than one record may hold)`);
+      continue;
+    }
     if (line.trim() === '') continue;
     let value: unknown;
     try {

@@ -19,19 +19,37 @@ export interface RolloutRecorderOptions {
   onFlush?: () => void;
   /** fsync at flush; off by default (writes already survive a process crash). */
   durable?: boolean;
+  /**
+   * The history the rollout already holds (a resumed thread, as reconstructThread rebuilt it), so
+   * a compaction record can refer to those items instead of writing them again.
+   */
+  history?: readonly ConversationItem[];
 }
 
 export class RolloutRecorder {
+  /** The history as a reader of this rollout rebuilds it, and where each item sits in it. */
+  private written: ConversationItem[] = [];
+  private positions = new Map<ConversationItem, number>();
+
   constructor(
     readonly writer: RolloutWriter,
     private readonly options: RolloutRecorderOptions = {},
-  ) {}
+  ) {
+    this.track(options.history ?? []);
+  }
+
+  private track(history: readonly ConversationItem[]): void {
+    this.written = [...history];
+    this.positions = new Map(this.written.map((item, index) => [item, index]));
+  }
 
   get path(): string {
     return this.writer.path;
   }
 
   item(item: ConversationItem): void {
+    this.positions.set(item, this.written.length);
+    this.written.push(item);
     this.writer.append(responseItemRecord(item));
   }
 
@@ -59,8 +77,11 @@ export class RolloutRecorder {
     );
   }
 
+  /** Kept items are written as their index in the history so far; only new items in full. */
   compacted(record: { summary: string; replacement: ConversationItem[] }): void {
-    this.writer.append({ type: 'compacted', payload: { message: record.summary, replacement_history: record.replacement } });
+    const replacement = record.replacement.map((item) => this.positions.get(item) ?? item);
+    this.writer.append({ type: 'compacted', payload: { message: record.summary, replacement, history_length: this.written.length } });
+    this.track(record.replacement);
   }
 
   flush(): void {

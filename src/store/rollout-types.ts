@@ -47,6 +47,15 @@ export interface CompactedPayload {
   message: string;
   /** The whole history after compaction; resume replaces everything before this line with it. */
   replacement_history?: ConversationItem[];
+  /**
+   * rig's compact form of the same: the history after compaction, where a number stands for the
+   * item at that index of the history before this line (kept context and user messages) and only
+   * new items (the summary, a shortened message) are written out. Keeps a long session's rollout
+   * growing with what happened rather than with the kept history, once per compaction.
+   */
+  replacement?: (number | ConversationItem)[];
+  /** Length of the history `replacement`'s indices refer to, as a check. */
+  history_length?: number;
 }
 
 export interface TokenCountPayload {

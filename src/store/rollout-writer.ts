@@ -2,7 +2,9 @@
 // write of one full line, so a crash loses at most the partial last line (which the reader skips).
 import fs from 'node:fs';
 import path from 'node:path';
-import { rolloutDayDir, rolloutFileName } from './home.js';
+import { ensureHomeDir, parseRolloutFileName, rolloutDayDir, rolloutFileName } from './home.js';
+import { lockThread, type ThreadLock } from './thread-lock.js';
+import { MAX_RECORD_BYTES, capPayload } from './record-cap.js';
 import { createRedactor, type Redactor } from './redact.js';
 import type { RolloutRecordBody, SessionMeta } from './rollout-types.js';
 
@@ -33,6 +35,7 @@ export class RolloutWriter {
     readonly path: string,
     fd: number,
     private readonly redactor: Redactor,
+    private readonly lock: ThreadLock,
   ) {
     this.fd = fd;
     this.dir = parentDir(this.path);
@@ -42,10 +45,17 @@ export class RolloutWriter {
   static create(options: CreateRolloutOptions): RolloutWriter {
     const now = options.now ?? new Date();
     const dir = rolloutDayDir(options.home, now);
-    fs.mkdirSync(dir, { recursive: true });
+    ensureHomeDir(dir, options.home);
     const file = path.join(dir, rolloutFileName(now, options.threadId));
-    const fd = openForAppend(file, 'wx');
-    const writer = new RolloutWriter(file, fd, createRedactor(options.secrets ?? []));
+    const lock = lockThread(file, options.threadId);
+    let fd: number;
+    try {
+      fd = openForAppend(file, 'wx');
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    const writer = new RolloutWriter(file, fd, createRedactor(options.secrets ?? []), lock);
     const meta: SessionMeta = {
       ...options.meta,
       id: options.threadId,
@@ -57,9 +67,18 @@ export class RolloutWriter {
 
   /** Reopens an existing rollout to append (resume). A torn last line is closed off first. */
   static open(options: OpenRolloutOptions): RolloutWriter {
-    closeOffTornTail(options.path);
-    const fd = openForAppend(options.path, 'a');
-    const writer = new RolloutWriter(options.path, fd, createRedactor(options.secrets ?? []));
+    // Before anything touches the file: a second writer must not even close off "its" torn tail.
+    const threadId = parseRolloutFileName(path.basename(options.path))?.threadId ?? path.basename(options.path);
+    const lock = lockThread(options.path, threadId);
+    let fd: number;
+    try {
+      closeOffTornTail(options.path);
+      fd = openForAppend(options.path, 'a');
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    const writer = new RolloutWriter(options.path, fd, createRedactor(options.secrets ?? []), lock);
     // closeOffTornTail may have rewritten the tail.
     touchDirectory(writer.dir);
     return writer;
@@ -69,7 +88,7 @@ export class RolloutWriter {
   append(record: RolloutRecordBody & { timestamp?: string }): void {
     if (this.fd === undefined) throw new Error(`rollout ${this.path} is closed; cannot append`);
     const line = { timestamp: record.timestamp ?? new Date().toISOString(), type: record.type, payload: record.payload };
-    const text = this.redactor.redactJson(JSON.stringify(line)) + '\n';
+    const text = this.redactor.redactJson(serializeCapped(line)) + '\n';
     const buffer = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < buffer.length) offset += fs.writeSync(this.fd, buffer, offset);
@@ -91,11 +110,26 @@ export class RolloutWriter {
     const fd = this.fd;
     this.fd = undefined;
     fs.closeSync(fd);
+    this.lock.release();
   }
 
   get stats(): { bytes: number; records: number } {
     return { bytes: this.bytes, records: this.records };
   }
+}
+
+/** One record as JSON, its longest strings cut first when it would exceed MAX_RECORD_BYTES. */
+function serializeCapped(line: { timestamp: string; type: string; payload: unknown }): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(line);
+    // Characters bound bytes from below: only a long line needs the exact count.
+    if (text.length * 3 <= MAX_RECORD_BYTES || Buffer.byteLength(text, 'utf8') <= MAX_RECORD_BYTES) return text;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error; // too long to be a string at all
+  }
+  const bytes = text === undefined ? Infinity : Buffer.byteLength(text, 'utf8');
+  return JSON.stringify({ ...line, payload: capPayload(line.payload, bytes) });
 }
 
 /**

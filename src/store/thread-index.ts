@@ -1,11 +1,10 @@
 // The SQLite thread index ($RIG_HOME/state.sqlite, WAL): a derived cache of the rollouts for fast
 // listing. Every query first reconciles it with the rollout directories that changed since the last
-// query (dir-scan.ts), so a missing, stale or corrupt index repairs itself. better-sqlite3 is a
-// native module: it is imported only here, lazily.
+// query (dir-scan.ts), so a missing, stale or corrupt index repairs itself. The SQLite engine
+// (sqlite.ts) is loaded only when an index is opened.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
+import { isCorruptionError, openSqlite, type SqlDatabase, type SqlStatement } from './sqlite.js';
 import { archivedSessionsDir, parseRolloutFileName, sessionsDir, stateDbPath } from './home.js';
 import { migrate, SCHEMA_VERSION } from './index-schema.js';
 import { readRollout } from './rollout-reader.js';
@@ -95,7 +94,7 @@ export class ThreadIndex {
 
   constructor(
     readonly home: string,
-    private readonly db: Database.Database,
+    private readonly db: SqlDatabase,
   ) {}
 
   /**
@@ -105,7 +104,7 @@ export class ThreadIndex {
    */
   refresh(): RefreshResult {
     const knownDirs = new Map<string, number>();
-    for (const [dir, mtime] of this.db.prepare('SELECT path, mtime_ms FROM dirs').raw().all() as [string, number][]) {
+    for (const [dir, mtime] of this.db.prepare('SELECT path, mtime_ms FROM dirs').rows() as [string, number][]) {
       knownDirs.set(dir, mtime);
     }
     const scan = scanChangedDirs(this.home, knownDirs);
@@ -121,7 +120,7 @@ export class ThreadIndex {
 
   private allKnownRows(): Map<string, KnownRow> {
     const known = new Map<string, KnownRow>();
-    const rows = this.db.prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads').raw().all() as KnownRowValues[];
+    const rows = this.db.prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads').rows() as KnownRowValues[];
     for (const [id, rollout_path, file_size, file_mtime_ms, archived_at] of rows) {
       known.set(id, { id, rollout_path, file_size, file_mtime_ms, archived_at });
     }
@@ -140,7 +139,7 @@ export class ThreadIndex {
     );
     const afterSep = String.fromCharCode(path.sep.charCodeAt(0) + 1);
     for (const dir of dirs) {
-      for (const [id, rollout_path, file_size, file_mtime_ms, archived_at] of inDir.raw().all(dir + path.sep, dir + afterSep) as KnownRowValues[]) {
+      for (const [id, rollout_path, file_size, file_mtime_ms, archived_at] of inDir.rows(dir + path.sep, dir + afterSep) as KnownRowValues[]) {
         // The range also covers subdirectories, which are reconciled on their own.
         if (path.dirname(rollout_path) === dir) known.set(id, { id, rollout_path, file_size, file_mtime_ms, archived_at });
       }
@@ -148,7 +147,7 @@ export class ThreadIndex {
     const byId = this.db.prepare('SELECT id, rollout_path, file_size, file_mtime_ms, archived_at FROM threads WHERE id = ?');
     for (const file of [...files.values()]) {
       if (known.has(file.threadId)) continue;
-      const values = byId.raw().get(file.threadId) as KnownRowValues | undefined;
+      const values = byId.rows(file.threadId)[0] as KnownRowValues | undefined;
       if (!values) continue;
       const [id, rollout_path, file_size, file_mtime_ms, archived_at] = values;
       if (rollout_path !== file.path && fs.existsSync(rollout_path)) files.delete(file.threadId);
@@ -199,7 +198,7 @@ export class ThreadIndex {
       }
       for (const [dir, mtime] of dirs) rememberDir.run(dir, mtime);
       for (const dir of vanishedDirs) forgetDir.run(dir);
-    })();
+    });
     this.notices.push(...result.warnings);
     return result;
   }
@@ -238,19 +237,19 @@ export class ThreadIndex {
   }
 
   listThreads(options: ListThreadsOptions = {}): ThreadRow[] {
-    // Rows as arrays: better-sqlite3 builds an object per row column by column, which costs more
-    // than the query itself when listing thousands of threads.
-    return (this.listQuery(LISTED_COLUMNS.join(', '), options).raw().all(...this.listParams(options)) as ListedRowValues[]).map(
+    // Rows as arrays: building an object per row column by column costs more than the query
+    // itself when listing thousands of threads.
+    return (this.listQuery(LISTED_COLUMNS.join(', '), options).rows(...this.listParams(options)) as ListedRowValues[]).map(
       threadRowFromValues,
     );
   }
 
   /** listThreads() as the JSON text of each thread (threadJson()'s shape), written by SQLite. */
   listThreadsJson(options: ListThreadsOptions = {}): string[] {
-    return this.listQuery(THREAD_JSON_SQL, options).pluck().all(...this.listParams(options)) as string[];
+    return this.listQuery(THREAD_JSON_SQL, options).column(...this.listParams(options)) as string[];
   }
 
-  private listQuery(columns: string, options: ListThreadsOptions): Database.Statement {
+  private listQuery(columns: string, options: ListThreadsOptions): SqlStatement {
     this.refresh();
     const where: string[] = [];
     // With a cwd, `+archived` keeps SQLite off threads_by_updated (every unarchived thread) and on
@@ -280,7 +279,7 @@ export class ThreadIndex {
     if (exact) return toThreadRow(exact);
     const matches = this.db
       .prepare("SELECT * FROM threads WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 6")
-      .all(needle.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as DbRow[];
+      .all(needle.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as unknown as DbRow[];
     if (matches.length > 1) {
       const shown = matches.slice(0, 5).map((m) => m.id).join(', ');
       throw new Error(`thread id prefix "${idOrPrefix}" matches several threads (${shown}); give more characters`);
@@ -328,7 +327,7 @@ export class ThreadIndex {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.db.close();
   }
 
   private getRow(id: string): DbRow | undefined {
@@ -336,22 +335,14 @@ export class ThreadIndex {
   }
 }
 
-type DatabaseConstructor = typeof Database;
-
-async function loadSqlite(): Promise<DatabaseConstructor> {
-  // require, not import(): better-sqlite3 is CommonJS, and import() first parses it for named
-  // exports (~3 ms of every `rig sessions list`).
-  return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
-}
-
-function openDatabase(Sqlite: DatabaseConstructor, dbPath: string): Database.Database {
-  const db = new Sqlite(dbPath);
+function openDatabase(dbPath: string): SqlDatabase {
+  const db = openSqlite(dbPath);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
+    db.setPragma('journal_mode', 'WAL');
+    db.setPragma('synchronous', 'NORMAL');
+    db.setPragma('busy_timeout', 5000);
     // migrate() takes the write lock to check the version; an index that is current needs no lock.
-    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) migrate(db, dbPath);
+    if (db.pragmaValue('user_version') !== SCHEMA_VERSION) migrate(db, dbPath);
     return db;
   } catch (error) {
     db.close();
@@ -359,27 +350,21 @@ function openDatabase(Sqlite: DatabaseConstructor, dbPath: string): Database.Dat
   }
 }
 
-function isCorruptionError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
-}
-
 /** Opens (creating or migrating) $RIG_HOME/state.sqlite. A corrupt file is set aside and rebuilt. */
 export async function openIndex(home: string): Promise<ThreadIndex> {
-  const Sqlite = await loadSqlite();
   fs.mkdirSync(home, { recursive: true });
   const dbPath = stateDbPath(home);
-  let db: Database.Database;
+  let db: SqlDatabase;
   const notices: string[] = [];
   try {
-    db = openDatabase(Sqlite, dbPath);
+    db = openDatabase(dbPath);
   } catch (error) {
     if (!isCorruptionError(error)) throw error;
     const aside = `${dbPath}.corrupt-${Date.now()}`;
     fs.renameSync(dbPath, aside);
     for (const suffix of ['-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
     notices.push(`${dbPath} was not a valid database; moved it to ${aside} and rebuilt the index from the rollouts`);
-    db = openDatabase(Sqlite, dbPath);
+    db = openDatabase(dbPath);
   }
   const index = new ThreadIndex(home, db);
   index.notices.push(...notices);

@@ -66,6 +66,16 @@ describe('the built CLI', () => {
     }
   });
 
+  test.each([[[]], [['exec']], [['exec', 'resume']], [['resume']], [['doctor']]])('rig %j --help says options work before and after the subcommand', async (path) => {
+    const run = await runRig([...path, '--help'], { cwd: home, home });
+    expect(squash(run.stdout)).toContain(squash('Options may come before or after the subcommand, and after the prompt. Repeatable options (-c, --add-dir, -i) collect the values of every position'));
+  });
+
+  test('rig --help describes the exec options the root accepts too (rig --json "x")', async () => {
+    const run = await runRig(['--help'], { cwd: home, home });
+    for (const flag of ['--json', '--skip-git-repo-check', '--output-last-message', '--image', '--ephemeral']) expect(run.stdout).toContain(flag);
+  });
+
   test('an unknown flag is a usage error (exit 2) with a pointer to --help', async () => {
     const run = await runRig(['exec', '--no-such-flag', 'hi'], { cwd: home, home });
     expect(run.code).toBe(2);

@@ -136,10 +136,15 @@ describe('unknown keys', () => {
     expect(message).toBe(`${file}:1: unknown config key "modle"`);
   });
 
-  test('Codex keys rig does not use yet load quietly', () => {
+  test('Codex keys that mean nothing to rig load quietly; ones that would change behaviour warn once each', () => {
     const home = tempDir();
-    writeFiles(home, { 'config.toml': 'personality = "pragmatic"\nreview_model = "x"\n[memories]\nenabled = true\n' });
+    writeFiles(home, { 'config.toml': 'review_model = "x"\ndisable_response_storage = true\n[analytics]\nenabled = false\n' });
     expect(loadConfig({ home, cwd: home, env }).warnings).toEqual([]);
+    writeFiles(home, { 'config.toml': 'personality = "pragmatic"\n[memories]\nenabled = true\n[profiles.p]\npersonality = "friendly"\n' });
+    expect(loadConfig({ home, cwd: home, env }).warnings).toEqual([
+      `${home}/config.toml:1: personality is a Codex setting rig does not implement yet; it would set the model's personality (friendly / pragmatic), so it has no effect here`,
+      `${home}/config.toml:2: memories is a Codex setting rig does not implement yet; it would keep memories across threads, so it has no effect here`,
+    ]);
   });
 
   test('an unknown reasoning effort is accepted with a warning', () => {
@@ -204,9 +209,9 @@ describe('profiles and flags', () => {
     const home = tempDir();
     writeFiles(home, { 'config.toml': 'notify = ["notify-send"]\n\n[mcp_servers.docs]\ncommand = "docs-server"\n' });
     const { warnings } = loadConfig({ home, cwd: home, env });
+    // mcp_servers takes effect now (src/mcp): only notify is still reported.
     expect(warnings).toEqual([
       `${home}/config.toml:1: notify is not supported by this version of rig yet; the setting has no effect`,
-      `${home}/config.toml:3: mcp_servers is not supported by this version of rig yet; the setting has no effect`,
     ]);
   });
 });

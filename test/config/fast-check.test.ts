@@ -9,6 +9,8 @@ import { applyDefaults } from '../../src/config/resolve.js';
 import { loadZod } from '../../src/config/lazy-zod.js';
 import { layerSchemaFor, renderLayerJsonSchema, toExactJsonSchema, type ConfigLayer } from '../../src/config/schema.js';
 import { validateLayer } from '../../src/config/validate.js';
+import { checkMcpServersLayer } from '../../src/config/mcp-servers.js';
+import { ConfigError } from '../../src/config/errors.js';
 
 // The zod instance the config room builds its schemas with.
 const { z } = loadZod();
@@ -108,6 +110,19 @@ describe('config layer fast check', () => {
         accepted++;
         const zod = zodParse(data);
         expect(zod.success, JSON.stringify(zod.error?.issues)).toBe(true);
+        // Checks across keys (MCP server names and transports) run after either parse and refuse
+        // the same layers whichever path parsed them.
+        let crossKeyError: unknown;
+        try {
+          checkMcpServersLayer(zod.data as ConfigLayer, () => 'x');
+        } catch (error) {
+          crossKeyError = error;
+        }
+        if (crossKeyError) {
+          expect(crossKeyError).toBeInstanceOf(ConfigError);
+          expect(() => validateLayer(data, { kind: 'override', raw: 'x' })).toThrow(ConfigError);
+          return;
+        }
         const fast = validateLayer(data, { kind: 'override', raw: 'x' }).value;
         expect(fast).toStrictEqual(zod.data);
         expect(applyDefaults(fast, undefined)).toStrictEqual(applyDefaults(zod.data as ConfigLayer, undefined));

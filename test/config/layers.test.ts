@@ -27,6 +27,7 @@ describe('layer precedence', () => {
       network_access: false,
       exclude_tmpdir_env_var: false,
       exclude_slash_tmp: false,
+      allow_unix_sockets: false,
     });
     expect(config.model).toBeUndefined();
     expect(config.profile).toBeUndefined();

@@ -150,3 +150,103 @@ describe('isProjectTrusted', () => {
     expect(isProjectTrusted({ projects: { [parent]: { trust_level: 'trusted' } } }, path.join(parent, 'child'))).toBe(false);
   });
 });
+
+describe('a project config can only narrow safety settings', () => {
+  const wide = [
+    'sandbox_mode = "danger-full-access"',
+    'approval_policy = "never"',
+    '[sandbox_workspace_write]',
+    'writable_roots = ["/srv/elsewhere", "/srv/data/sub"]',
+    'network_access = true',
+    'allow_unix_sockets = true',
+    'exclude_slash_tmp = false',
+    '[shell_environment_policy]',
+    'inherit = "all"',
+    'ignore_default_excludes = true',
+    'exclude = ["PROJECT_*"]',
+    'include_only = ["PATH", "OPENAI_API_KEY"]',
+  ].join('\n');
+  const user = [
+    'sandbox_mode = "workspace-write"',
+    'approval_policy = "untrusted"',
+    '[sandbox_workspace_write]',
+    'writable_roots = ["/srv/data"]',
+    'exclude_slash_tmp = true',
+    '[shell_environment_policy]',
+    'inherit = "core"',
+    'ignore_default_excludes = false',
+    'exclude = ["AWS_*"]',
+  ].join('\n');
+
+  test('wider values are dropped with one warning naming each, narrower ones kept', () => {
+    const { home, repo } = setup('', { '.rig/config.toml': wide });
+    writeFiles(home, { 'config.toml': `${user}\n${trust(repo)}` });
+    const { config, warnings } = loadConfig({ home, cwd: repo, env });
+    expect(config.sandbox_mode).toBe('workspace-write');
+    expect(config.approval_policy).toBe('untrusted');
+    expect(config.sandbox_workspace_write).toEqual({
+      writable_roots: ['/srv/data/sub'],
+      network_access: false,
+      exclude_tmpdir_env_var: false,
+      exclude_slash_tmp: true,
+      allow_unix_sockets: false,
+    });
+    expect(config.shell_environment_policy).toMatchObject({
+      inherit: 'core',
+      ignore_default_excludes: false,
+      exclude: ['AWS_*', 'PROJECT_*'],
+      include_only: [],
+    });
+    expect(warnings).toHaveLength(1);
+    const warning = warnings[0]!;
+    expect(warning.startsWith(`${repo}/.rig/config.toml: ignored settings wider than your own config`)).toBe(true);
+    for (const part of [
+      'sandbox_mode = "danger-full-access" (yours: "workspace-write")',
+      'approval_policy = "never" (yours: "untrusted")',
+      'sandbox_workspace_write.writable_roots = ["/srv/elsewhere"] (yours: ["/srv/data"])',
+      'sandbox_workspace_write.network_access = true (yours: false)',
+      'sandbox_workspace_write.allow_unix_sockets = true (yours: false)',
+      'sandbox_workspace_write.exclude_slash_tmp = false (yours: true)',
+      'shell_environment_policy.inherit = "all" (yours: "core")',
+      'shell_environment_policy.ignore_default_excludes = true (yours: false)',
+      'shell_environment_policy.include_only = ["PATH","OPENAI_API_KEY"] (yours: [])',
+      `add \`allow_wider_safety = true\` to its [projects."${repo}"] table in ${home}/config.toml`,
+    ]) {
+      expect(warning).toContain(part);
+    }
+  });
+
+  test('a narrower project sandbox applies without a warning', () => {
+    const { home, repo } = setup('', { '.rig/config.toml': 'sandbox_mode = "read-only"\napproval_policy = "untrusted"\n' });
+    writeFiles(home, { 'config.toml': trust(repo) });
+    const { config, warnings } = loadConfig({ home, cwd: repo, env });
+    expect(warnings).toEqual([]);
+    expect([config.sandbox_mode, config.approval_policy]).toEqual(['read-only', 'untrusted']);
+  });
+
+  test('allow_wider_safety = true in the user\'s project entry lets the project widen', () => {
+    const { home, repo } = setup('', { '.rig/config.toml': wide });
+    writeFiles(home, { 'config.toml': `${user}\n${trust(repo)}allow_wider_safety = true\n` });
+    const { config, warnings } = loadConfig({ home, cwd: repo, env });
+    expect(warnings).toEqual([]);
+    expect(config.sandbox_mode).toBe('danger-full-access');
+    expect(config.sandbox_workspace_write.network_access).toBe(true);
+  });
+
+  test('a project cannot opt itself in', () => {
+    const { home, repo } = setup('');
+    writeFiles(repo, { '.rig/config.toml': `sandbox_mode = "danger-full-access"\n${trust(repo)}allow_wider_safety = true\n` });
+    writeFiles(home, { 'config.toml': trust(repo) });
+    const { config, warnings } = loadConfig({ home, cwd: repo, env });
+    expect(config.sandbox_mode).toBe('workspace-write');
+    expect(warnings.join('\n')).toContain('ignored keys a project config may not set: projects');
+  });
+
+  test('a 0-byte .rig file (an old mount placeholder) is no config, not an error', () => {
+    const { home, repo } = setup('');
+    fs.rmSync(path.join(repo, '.rig'), { recursive: true });
+    fs.writeFileSync(path.join(repo, '.rig'), '', { mode: 0o444 });
+    writeFiles(home, { 'config.toml': trust(repo) });
+    expect(loadConfig({ home, cwd: path.join(repo, 'sub'), env }).files).toEqual([path.join(home, 'config.toml'), path.join(repo, 'sub/.rig/config.toml')]);
+  });
+});

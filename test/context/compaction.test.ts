@@ -6,7 +6,6 @@ import {
   autoCompactLimit,
   buildCompactedHistory,
   buildUserInstructionsMessage,
-  compactionRecord,
   contextWindowFor,
   estimateItemTokens,
   estimateTokens,
@@ -72,11 +71,20 @@ describe('buildCompactedHistory', () => {
     expect(kept).toBeLessThanOrEqual(budget);
   });
 
-  it('keeps the last request verbatim even when it alone exceeds the budget', () => {
+  it('middle-truncates the last request when it alone exceeds the budget, so compaction always shrinks', () => {
     const huge = userText(words(5000, 'big'));
     const out = buildCompactedHistory({ items: [userText('earlier'), huge], summary: 's', maxUserTokens: 1000 });
-    expect(out[0]).toBe(huge);
     expect(out).toHaveLength(2);
+    const kept = messageText(out[0] as MessageItem);
+    expect(kept).toMatch(/^big0 big1 /);
+    expect(kept).toMatch(/big4999$/);
+    expect(kept).toContain('tokens truncated]');
+    expect(estimateItemTokens(out[0]!)).toBeLessThanOrEqual(1000);
+  });
+
+  it('keeps a last request that fits the budget verbatim (the same item)', () => {
+    const last = userText(words(100, 'fits'));
+    expect(buildCompactedHistory({ items: [last], summary: 's', maxUserTokens: 1000 })[0]).toBe(last);
   });
 
   it('drops an older message rather than keeping a tiny stub', () => {
@@ -96,8 +104,6 @@ describe('buildCompactedHistory', () => {
   it('builds the summary request and the rollout record', () => {
     const input = summaryRequestInput([userText('q')]);
     expect(input.at(-1)).toEqual(userText(SUMMARY_PROMPT));
-    const replacement = buildCompactedHistory({ items: [userText('q')], summary: 'S' });
-    expect(compactionRecord('S', replacement)).toEqual({ type: 'compacted', payload: { message: 'S', replacement_history: replacement } });
   });
 });
 

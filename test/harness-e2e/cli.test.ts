@@ -39,6 +39,10 @@ describe('rig harness list', () => {
         tools: [{ name: 'sh', capability: 'shell.bash', exposure: 'advertised' }, { name: 'cat', capability: 'fs.read', exposure: 'hidden' }],
       });
       expect(entries.find((entry) => entry.id === 'swe-agent')).toMatchObject({ protocol: 'swe-agent-text' });
+      expect(entries.find((entry) => entry.id === 'swe-agent-fc')).toMatchObject({
+        protocol: 'swe-agent-tools',
+        tools: [{ name: 'bash' }, { name: 'str_replace_editor' }, { name: 'submit', capability: 'swe.submit', exposure: 'advertised' }],
+      });
       const broken = entries.find((entry) => entry.id === 'broken');
       expect(broken?.error).toBe(`${join(home, 'harnesses', 'broken.json')}: tools[0].capability: unknown capability "fs.nope" for tool "x"; known capabilities: ${broken?.error?.split('known capabilities: ')[1]}`);
       expect(broken?.error).toContain('fs.read, ');
@@ -84,8 +88,10 @@ describe('rig harness show', () => {
         expect(printed).toMatchObject({ harness: id, wire, provider });
 
         const before = mock.requests.length;
-        // A reply that ends the task at once under each protocol.
-        mock.enqueue({ text: id === 'swe-agent' ? 'DISCUSSION\nNothing to do.\n\n```\nsubmit\n```' : 'ok' });
+        // A reply that ends the task at once under each protocol (SWE-agent submits twice: review, then submission).
+        const submit = { text: 'DISCUSSION\nNothing to do.\n\n```\nsubmit\n```' };
+        if (id === 'swe-agent') mock.enqueue(submit, submit);
+        else mock.enqueue({ text: 'ok' });
         const run = await runRig(['exec', '--harness', id, '--provider', provider, PROMPT], { cwd: repo, home });
         expect(run.code).toBe(0);
         const sent = mock.requests[before]!;

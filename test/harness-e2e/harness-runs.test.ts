@@ -3,6 +3,7 @@
 // harness's own tool names and argument shapes. Checked: the first request rig sends (a committed
 // snapshot: system prompt placement, tool list with schemas, extra fields), the final file byte for
 // byte, what the model read back, and the final message.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,12 +11,13 @@ import { builtinProfileDir, listProfileLocations, readProfileFile } from '../../
 import { bindHarness } from '../../src/tools/harness/registry.js';
 import { nativeCapabilities } from '../../src/tools/native/registry.js';
 import { toDefinition } from '../../src/tools/spec.js';
+import { tmuxSessionName } from '../../src/tools/harness/terminal.js';
 import type { ToolDefinition } from '../../src/protocol/index.js';
 import { startMockProvider, type MockWire } from '../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../support/workspace.js';
 import { requestSnapshot } from './normalize.js';
 import { pool } from './pool.js';
-import { APP_AFTER, APP_BEFORE, PROMPT, SCRIPTS } from './scenario.js';
+import { APP_AFTER, APP_BEFORE, APP_PATCH, PROMPT, SCRIPTS } from './scenario.js';
 
 const limit = pool(2);
 const builtins = listProfileLocations({ builtinDir: builtinProfileDir() });
@@ -60,6 +62,7 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
         const repo = tempGitRepo({ 'app.js': APP_BEFORE });
         const home = tempRigHome({ url: mock.url, wire, extra: providerConfig(script.provider, mock.url, wire) });
         const started = new Date();
+        let threadId: string | undefined;
         try {
           mock.enqueue(...script.turns(repo));
           // The issue's form: engine flags before the subcommand (`rig --harness H --provider P exec ...`).
@@ -77,8 +80,16 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
           expect(body(script.sawRunAt)).toContain('Hello, world!');
           expect(mock.requests.every((request) => request.wire === wire)).toBe(true);
           if (script.echoed) expect(body(script.echoed.at)).toContain(JSON.stringify(script.echoed.text).slice(1, -1));
+          // The confirmation rounds: SWE-agent's review of the first submit, Terminus 2's completion check.
+          if (script.sawReviewAt) {
+            expect(body(script.sawReviewAt)).toContain('Before your changes are submitted, review them:');
+            expect(body(script.sawReviewAt)).toContain(JSON.stringify(`<diff>\n${APP_PATCH}\n</diff>`).slice(1, -1));
+          }
+          for (const text of script.firstRequestHas ?? []) expect(body(1)).toContain(JSON.stringify(text).slice(1, -1));
+          if (script.sawCheckAt) expect(body(script.sawCheckAt)).toContain('Are you sure you want to mark the task as complete?');
 
           const events = jsonLines(run.stdout);
+          threadId = events.find((event) => event['type'] === 'thread.started')?.['thread_id'] as string | undefined;
           const messages = events
             .filter((event) => event['type'] === 'item.completed' && (event['item'] as { type: string }).type === 'agent_message')
             .map((event) => (event['item'] as { text: string }).text);
@@ -104,6 +115,8 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
             `./__snapshots__/first-request/${id}.${wire}.json`,
           );
         } finally {
+          // Terminus 2's tmux session outlives rig exec (rig leaves it to the user); end ours.
+          if (threadId && id === 'terminus-2') spawnSync('tmux', ['kill-session', '-t', tmuxSessionName(threadId)], { stdio: 'ignore' });
           await mock.close();
           removeDir(repo);
           removeDir(home);

@@ -2,6 +2,8 @@
 // become placeholders, long texts (prompts, long tool descriptions) become a digest so a snapshot
 // shows placement and structure and still fails when a single byte of them changes.
 import { createHash } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { systemInformation } from '../../src/harness/instance-template.js';
 import { longDate } from '../../src/harness/request-shape.js';
 
 const LONG_TEXT = 400;
@@ -22,7 +24,12 @@ function replaceAll(text: string, needle: string, value: string): string {
 }
 
 function normalizeText(text: string, v: Volatile): string {
-  let out = replaceAll(text, v.repo, '<REPO>');
+  // mini-swe-agent's <system_information> is this machine's `uname -srvm`; a terminal prompt names the user.
+  let out = replaceAll(text, systemInformation(), '<SYSTEM>');
+  out = replaceAll(out, `${userInfo().username}@rig:`, '<USER>@rig:');
+  out = replaceAll(out, v.repo, '<REPO>');
+  // The prompt ends in `#` for root and `$` for anyone else.
+  out = out.replace(/(<USER>@rig:\S*)[#$]/g, '$1$$');
   out = replaceAll(out, v.home, '<RIG_HOME>');
   out = replaceAll(out, longDate(v.now), '<LONG_DATE>');
   out = out.replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<DATE>');

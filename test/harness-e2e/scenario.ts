@@ -2,6 +2,7 @@
 // argument shapes: read app.js, fix a typo in it, run it, finish. The final file is checked byte
 // for byte; what the model read back is checked in the request bodies that follow.
 import { join } from 'node:path';
+import { systemInformation } from '../../src/harness/instance-template.js';
 import type { MockTurn } from '../support/mock-provider/index.js';
 
 export const APP_BEFORE = "const name = 'wrold';\nconsole.log(`Hello, ${name}!`);\n";
@@ -21,6 +22,12 @@ export interface HarnessScript {
   sawRunAt: number;
   /** Text protocols: a request that must carry the model's own earlier reply text. */
   echoed?: { at: number; text: string };
+  /** SWE-agent: the request that must carry the review of the first submit (with the diff). */
+  sawReviewAt?: number;
+  /** Terminus 2: the request that must carry the completion check. */
+  sawCheckAt?: number;
+  /** Texts the first request must carry (the instance templates: the task, system information, screen). */
+  firstRequestHas?: string[];
   /** Extra `rig exec` flags (Terminus drives a tmux server that must outlive each command). */
   flags?: string[];
 }
@@ -81,6 +88,18 @@ function nativeLike(): HarnessScript {
     sawRunAt: 4,
   };
 }
+
+/** What SWE-agent's submit hands in for the scenario: the fix as `git diff` prints it. */
+export const APP_PATCH = [
+  'diff --git a/app.js b/app.js',
+  'index 628bdb9..a79fd70 100644',
+  '--- a/app.js',
+  '+++ b/app.js',
+  '@@ -1,2 +1,2 @@',
+  "-const name = 'wrold';",
+  "+const name = 'world';",
+  ' console.log(`Hello, ${name}!`);',
+].join('\n');
 
 const terminus = (analysis: string, commands: { keystrokes: string; duration?: number }[], complete = false): MockTurn =>
   text(JSON.stringify({ analysis, plan: analysis, commands, ...(complete ? { task_complete: true } : {}) }, null, 2));
@@ -143,6 +162,7 @@ export const SCRIPTS: Record<string, HarnessScript> = {
     ],
     // The submission (the output after the sentinel line) is the final message; no 6th request.
     finalMessage: 'Fixed the typo.\n',
+    firstRequestHas: [`Please solve this task: ${PROMPT}\n`, `<system_information>\n${systemInformation()}\n</system_information>`],
     sawFileAt: 2,
     sawRunAt: 5,
   },
@@ -154,12 +174,33 @@ export const SCRIPTS: Record<string, HarnessScript> = {
       text(`DISCUSSION\nLet me view the file.\n\n\`\`\`\nstr_replace_editor view ${join(repo, 'app.js')}\n\`\`\``),
       text(`DISCUSSION\nThe name is misspelled.\n\n\`\`\`\nstr_replace_editor str_replace ${join(repo, 'app.js')} --old_str "'wrold'" --new_str "'world'"\n\`\`\``),
       text('DISCUSSION\nNow run it.\n\n```bash\nnode app.js\n```'),
+      // Review on submit: the first submit shows the diff, the second hands in the patch.
       text('DISCUSSION\nThe greeting is right now.\n\n```\nsubmit\n```'),
+      text('DISCUSSION\nThe diff is only the fix.\n\n```\nsubmit\n```'),
     ],
-    finalMessage: 'DISCUSSION\nThe greeting is right now.\n\n```\nsubmit\n```',
+    finalMessage: APP_PATCH,
+    firstRequestHas: [`<pr_description>\n${PROMPT}\n</pr_description>`, 'How to reply: every reply has a DISCUSSION section'],
     echoed: { at: 5, text: 'DISCUSSION\nNow run it.' },
     sawFileAt: 3,
     sawRunAt: 5,
+    sawReviewAt: 6,
+  },
+  'swe-agent-fc': {
+    provider: 'mock',
+    turns: (repo) => [
+      // Text without a tool call: the function-calling format error comes back.
+      text('I should look at the file first.'),
+      call('str_replace_editor', { command: 'view', path: join(repo, 'app.js') }),
+      call('str_replace_editor', { command: 'str_replace', path: join(repo, 'app.js'), old_str: "'wrold'", new_str: "'world'" }),
+      call('bash', { command: 'node app.js' }),
+      call('submit', {}),
+      call('submit', {}),
+    ],
+    finalMessage: APP_PATCH,
+    firstRequestHas: [`<pr_description>\n${PROMPT}\n</pr_description>`],
+    sawFileAt: 3,
+    sawRunAt: 5,
+    sawReviewAt: 6,
   },
   'terminus-2': {
     provider: 'mock',
@@ -168,11 +209,16 @@ export const SCRIPTS: Record<string, HarnessScript> = {
       terminus('Read the program.', [{ keystrokes: 'cat app.js\n', duration: 0.3 }]),
       terminus('Fix the typo.', [{ keystrokes: "sed -i \"s/'wrold'/'world'/\" app.js\n", duration: 0.3 }]),
       terminus('Run it.', [{ keystrokes: 'node app.js\n', duration: 0.5 }]),
+      // The first task_complete is answered with the completion check; the second ends the task.
       terminus('The greeting is right.', [], true),
+      terminus('Confirmed: the greeting is right.', [], true),
     ],
-    finalMessage: JSON.stringify({ analysis: 'The greeting is right.', plan: 'The greeting is right.', commands: [], task_complete: true }, null, 2),
+    finalMessage: JSON.stringify({ analysis: 'Confirmed: the greeting is right.', plan: 'Confirmed: the greeting is right.', commands: [], task_complete: true }, null, 2),
     sawFileAt: 3,
     sawRunAt: 5,
+    sawCheckAt: 6,
+    // The screen the driver looked at before the first request, inside the first message.
+    firstRequestHas: [`Task Description:\n${PROMPT}\n\nCurrent terminal state:\nCurrent Terminal Screen:\n`, '@rig:'],
     echoed: { at: 5, text: '"analysis": "Run it."' },
     // The tmux server started by the first command must survive it, so no per-command sandbox.
     flags: ['-s', 'danger-full-access'],

@@ -15,8 +15,11 @@ import { CapabilityOptionError, HarnessProfileError, type ToolFactory } from '..
 
 const ALL_IDS = [
   'claude-code', 'claude-code-bare', 'deepseek-tui', 'kimi-cli', 'kimi-code', 'little-coder',
-  'mini-swe-agent', 'minimal', 'native', 'opencode', 'pi', 'qwen-code', 'swe-agent', 'terminus-2', 'zcode',
+  'mini-swe-agent', 'minimal', 'native', 'opencode', 'pi', 'qwen-code', 'swe-agent', 'swe-agent-fc', 'terminus-2', 'zcode',
 ];
+
+/** Profiles whose originals send the task in the first user message (an instance template). */
+const INSTANCE_TEMPLATES = ['mini-swe-agent', 'swe-agent', 'swe-agent-fc', 'terminus-2'];
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'rig-harness-'));
@@ -50,11 +53,21 @@ describe('built-in profiles', () => {
     expect(ids).toEqual(ALL_IDS);
   });
 
-  it.each(ALL_IDS)('%s validates and resolves its prompt', (id) => {
+  it.each(ALL_IDS)('%s validates and resolves its prompt and instance template', (id) => {
     const profile = readProfileFile(join(builtinProfileDir(), `${id}.json`), 'builtin');
     expect(profile.id).toBe(id);
-    expect(profile.prompt.length).toBeGreaterThan(20);
+    // Terminus 2 sends no system message at all: everything is in its first user message.
+    if (id === 'terminus-2') expect(profile.prompt).toBe('');
+    else expect(profile.prompt.length).toBeGreaterThan(20);
+    if (INSTANCE_TEMPLATES.includes(id)) expect(profile.instanceTemplate).toContain('{{task}}');
+    else expect(profile.instanceTemplate).toBeUndefined();
     expect(profile.wires.length).toBeGreaterThan(0);
+  });
+
+  it('an instance template file that cannot be read names the field', () => {
+    const dir = tempDir();
+    const file = writeProfile(dir, 'mine', minimalProfile('mine', { instance_template_file: 'missing.md' }));
+    expect(() => readProfileFile(file, 'user')).toThrow(`${file}: instance_template_file: cannot read ${join(dir, 'missing.md')}: file not found`);
   });
 });
 
@@ -99,7 +112,7 @@ describe('layers', () => {
     const builtinDir = join(tempDir(), 'builtin');
     writeProfile(builtinDir, 'pi', minimalProfile('pi'));
     expect(() => loadHarness('nope', echoRegistry, { builtinDir })).toThrow(
-      'unknown harness "nope"; available harnesses: pi',
+      'unknown harness "nope"; available harnesses (see `rig harness list`): pi',
     );
   });
 

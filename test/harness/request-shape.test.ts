@@ -3,6 +3,7 @@ import type { ModelRequest } from '../../src/model/types.js';
 import { requestShapeSchema } from '../../src/harness/profile-schema.js';
 import { longDate, renderTemplate, renderToolOutput, shapeRequest } from '../../src/harness/request-shape.js';
 import { userText } from '../../src/protocol/index.js';
+import { INITIAL_SCREEN_CALL_ID } from '../../src/harness/text-protocol/actions.js';
 
 const env = { now: new Date('2026-11-30T09:00:00Z'), cwd: '/srv/app', os: 'linux', tree: '/srv/app/\n└───a.txt' };
 
@@ -143,5 +144,63 @@ describe('startup context placement', () => {
     const qwen = readProfileFile(`${builtinProfileDir()}/qwen-code.json`, 'builtin');
     expect(qwen.request.startup_context).toMatchObject({ placement: 'first-user-message' });
     expect(qwen.request.startup_context?.reply).toBeUndefined();
+  });
+});
+
+describe('instance templates (mini-swe-agent, SWE-agent, Terminus 2 put the task in the first user message)', () => {
+  const shape = requestShapeSchema.parse({});
+  const context = { type: 'message' as const, role: 'user' as const, content: [{ type: 'input_text' as const, text: '<environment_context>x</environment_context>' }] };
+
+  it('rewrites the task message, after the injected context, and leaves later user messages alone', () => {
+    const template = 'Task: {{task}}\n<system_information>\n{{system_information}}\n</system_information>\nIn {{cwd}}\n';
+    const request: ModelRequest = {
+      model: 'm1',
+      instructions: '',
+      tools: [],
+      input: [
+        context,
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix {{cwd}} please' }, { type: 'input_image', image_url: 'data:image/png;base64,AA' }] },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] },
+        userText('and more'),
+      ],
+    };
+    const shaped = shapeRequest({ prompt: 'sys', request: shape, instanceTemplate: template }, request, { ...env, systemInformation: 'Linux 6.1 #1 x86_64' });
+    expect(shaped.instructions).toBe('sys');
+    expect(shaped.input[0]).toEqual(context);
+    // Braces the user typed are not template slots.
+    expect(shaped.input[1]).toEqual({
+      type: 'message',
+      role: 'user',
+      content: [
+        { type: 'input_text', text: 'Task: fix {{cwd}} please\n<system_information>\nLinux 6.1 #1 x86_64\n</system_information>\nIn /srv/app' },
+        { type: 'input_image', image_url: 'data:image/png;base64,AA' },
+      ],
+    });
+    expect(shaped.input[3]).toEqual(userText('and more'));
+  });
+
+  it("the driver's first look at the terminal becomes {{terminal_state}} and leaves the conversation", () => {
+    const request: ModelRequest = {
+      model: 'm1',
+      instructions: '',
+      tools: [],
+      input: [
+        userText('list files'),
+        { type: 'function_call', call_id: INITIAL_SCREEN_CALL_ID, name: 'keystrokes', arguments: '{"commands":[]}' },
+        { type: 'function_call_output', call_id: INITIAL_SCREEN_CALL_ID, output: 'Current Terminal Screen:\nuser@rig:/srv/app$' },
+      ],
+    };
+    const terminus = requestShapeSchema.parse({ tool_results: { as_user_message: true } });
+    const shaped = shapeRequest({ prompt: '', request: terminus, instanceTemplate: 'Task Description:\n{{task}}\n\nCurrent terminal state:\n{{terminal_state}}\n' }, request, env);
+    expect(shaped.instructions).toBe('');
+    expect(shaped.input).toEqual([userText('Task Description:\nlist files\n\nCurrent terminal state:\nCurrent Terminal Screen:\nuser@rig:/srv/app$')]);
+  });
+
+  it('uname -srvm of this machine when the caller does not say', async () => {
+    const { systemInformation } = await import('../../src/harness/instance-template.js');
+    const { machine, release, type, version } = await import('node:os');
+    expect(systemInformation()).toBe(`${type()} ${release()} ${version()} ${machine()}`);
+    const shaped = shapeRequest({ prompt: '', request: shape, instanceTemplate: '{{system_information}}' }, { model: 'm', instructions: '', tools: [], input: [userText('t')] }, env);
+    expect(shaped.input).toEqual([userText(systemInformation())]);
   });
 });

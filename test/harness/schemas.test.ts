@@ -179,6 +179,22 @@ describe('profiles match the reference tables', () => {
     expect(tools[0]?.parameters).toMatchObject({ required: ['command'], properties: { command: { type: 'string' } } });
   });
 
+  it('swe-agent-fc: SWE-agent config/default.yaml @ 3ea751c tools in its order (bash first, then the bundles)', () => {
+    const tools = advertised(profile('swe-agent-fc'));
+    expect(tools.map((tool) => tool.name)).toEqual(['bash', 'str_replace_editor', 'submit']);
+    // sweagent/tools/commands.py BASH_COMMAND: one required string argument.
+    expect(tools[0]?.parameters).toEqual({ type: 'object', properties: { command: { type: 'string' } }, required: ['command'] });
+    // tools/edit_anthropic/config.yaml: argument order, types, the command enum, required command and path.
+    const editor = tools[1]?.parameters as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(editor.properties)).toEqual(['command', 'path', 'file_text', 'old_str', 'new_str', 'insert_line', 'view_range']);
+    expect(editor.properties['command']).toEqual({ type: 'string', enum: ['view', 'create', 'str_replace', 'insert', 'undo_edit'] });
+    expect(editor.properties['insert_line']).toEqual({ type: 'integer' });
+    expect(editor.properties['view_range']).toEqual({ type: 'array', items: { type: 'integer' } });
+    expect(editor.required).toEqual(['command', 'path']);
+    // A command without arguments gets `{"type": "object"}` (Command.get_function_calling_tool).
+    expect(tools[2]?.parameters).toEqual({ type: 'object' });
+  });
+
   it('text-protocol harnesses advertise no tools', () => {
     for (const id of ['swe-agent', 'terminus-2']) {
       const p = profile(id);

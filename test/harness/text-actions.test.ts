@@ -66,7 +66,7 @@ describe('Terminus 2 reply parsing', () => {
 
   it('renders parse errors for the model', () => {
     expect(terminusParseErrorMessage('Invalid JSON: x', ['Extra text detected after JSON object'])).toBe(
-      'Previous response had parsing errors:\nERROR: Invalid JSON: x\nWARNINGS: Extra text detected after JSON object\n\nPlease fix these issues and provide a proper JSON response.',
+      'Previous response had parsing errors:\nERROR: Invalid JSON: x\nWARNINGS: - Extra text detected after JSON object\n\nPlease fix these issues and provide a proper JSON response.',
     );
   });
 

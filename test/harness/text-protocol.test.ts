@@ -9,11 +9,12 @@ import { builtinProfileDir, readProfileFile } from '../../src/harness/loader.js'
 import { shapeRequest } from '../../src/harness/request-shape.js';
 import {
   FORMAT_ERROR_TOOL,
+  INITIAL_SCREEN_CALL_ID,
   MAX_CONSECUTIVE_FORMAT_ERRORS,
   TextProtocolClient,
   textProtocolFor,
 } from '../../src/harness/text-protocol/index.js';
-import { SWE_AGENT_FORMAT_ERROR } from '../../src/harness/text-actions/swe-agent.js';
+import { SWE_AGENT_FORMAT_ERROR, SWE_AGENT_SUBMISSION_MARKER, SWE_AGENT_TOOLS_FORMAT_ERROR } from '../../src/harness/text-actions/swe-agent.js';
 import { MINI_SWE_FORMAT_ERROR } from '../../src/harness/text-actions/mini-swe-agent.js';
 import { buildResponsesBody } from '../../src/model/wires/responses.js';
 import { ScriptedClient, call, callTools, say } from '../support/scripted-client.js';
@@ -41,9 +42,9 @@ function calls(events: ModelEvent[]) {
 }
 
 describe('which profiles get the driver', () => {
-  it('swe-agent, terminus-2 and mini-swe-agent do; tool-calling profiles do not', () => {
+  it('swe-agent, swe-agent-fc, terminus-2 and mini-swe-agent do; other tool-calling profiles do not', () => {
     const has = (id: string) => textProtocolFor(readProfileFile(join(builtinProfileDir(), `${id}.json`), 'builtin')) !== undefined;
-    expect(['swe-agent', 'terminus-2', 'mini-swe-agent'].map(has)).toEqual([true, true, true]);
+    expect(['swe-agent', 'swe-agent-fc', 'terminus-2', 'mini-swe-agent'].map(has)).toEqual([true, true, true, true]);
     expect(['native', 'claude-code', 'pi', 'kimi-code'].map(has)).toEqual([false, false, false, false]);
   });
 });
@@ -65,12 +66,33 @@ describe('swe-agent', () => {
     expect(JSON.parse(editor!.arguments)).toEqual({ command: 'str_replace', path: '/r/a.py', old_str: 'x = 1', new_str: 'x = 2' });
   });
 
-  it('no command: a format_error call carrying the correction message; submit: no call', async () => {
+  it('no command: a format_error call carrying the correction message; submit: a call of the hidden submit tool', async () => {
     const { client } = driver('swe-agent', [say('thinking aloud'), say('```\nsubmit\n```')]);
     const [error] = calls(await collect(client.stream(request())));
     expect(error?.name).toBe(FORMAT_ERROR_TOOL);
     expect(JSON.parse(error!.arguments)).toEqual({ message: SWE_AGENT_FORMAT_ERROR });
-    expect(calls(await collect(client.stream(request())))).toEqual([]);
+    expect(calls(await collect(client.stream(request()))).map((c) => [c.name, c.arguments])).toEqual([['submit', '{}']]);
+  });
+
+  it('an observation holding the submission ends the task with the patch, without asking the model', async () => {
+    const { client, inner } = driver('swe-agent', []);
+    const history: ConversationItem[] = [
+      ...request().input,
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'DISCUSSION\nDone.\n\n```\nsubmit\n```' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: `OBSERVATION:\n${SWE_AGENT_SUBMISSION_MARKER}\ndiff --git a/x b/x\n${SWE_AGENT_SUBMISSION_MARKER}` }] },
+    ];
+    expect(await collect(client.stream(request(history)))).toEqual([
+      { type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'diff --git a/x b/x' }] } },
+      { type: 'completed', stop_reason: 'end_turn' },
+    ]);
+    expect(inner.requests).toHaveLength(0);
+  });
+
+  it('the user\'s own prompt naming the markers does not end anything', async () => {
+    const { client, inner } = driver('swe-agent', [say('```\nls\n```')]);
+    const prompt = `print ${SWE_AGENT_SUBMISSION_MARKER} twice: ${SWE_AGENT_SUBMISSION_MARKER}`;
+    await collect(client.stream(request([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }] }])));
+    expect(inner.requests).toHaveLength(1);
   });
 
   it('a bad editor line is a format error naming the problem', async () => {
@@ -104,9 +126,35 @@ describe('swe-agent', () => {
 describe('terminus-2', () => {
   const reply = (commands: unknown[], complete = false) =>
     say(JSON.stringify({ analysis: 'a', plan: 'p', commands, ...(complete ? { task_complete: true } : {}) }));
+  const assistant = (text: string): ConversationItem => ({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
 
-  it('commands become one keystrokes call; a parse error is answered with the parse message', async () => {
-    const { client } = driver('terminus-2', [reply([{ keystrokes: 'ls\n', duration: 0.1 }]), say('{"analysis": "a"}')]);
+  /** A driver that has already made its first look at the terminal. */
+  async function started(steps: ModelEvent[][]) {
+    const made = driver('terminus-2', steps);
+    await collect(made.client.stream(request()));
+    return made;
+  }
+
+  it('before the model is asked, the terminal is looked at once (an empty keystrokes call)', async () => {
+    const { client, inner } = driver('terminus-2', [reply([{ keystrokes: 'ls\n', duration: 0.1 }])]);
+    const first = await collect(client.stream(request()));
+    expect(first).toEqual([
+      { type: 'item_done', item: { type: 'function_call', call_id: INITIAL_SCREEN_CALL_ID, name: 'keystrokes', arguments: '{"commands":[]}' } },
+      { type: 'completed', stop_reason: 'tool_use' },
+    ]);
+    expect(inner.requests).toHaveLength(0);
+    expect(calls(await collect(client.stream(request()))).map((c) => c.call_id)).toEqual(['text_1']);
+    expect(inner.requests).toHaveLength(1);
+  });
+
+  it('a resumed conversation (a reply already in it) is not looked at again', async () => {
+    const { client, inner } = driver('terminus-2', [reply([])]);
+    await collect(client.stream(request([...request().input, assistant('{}'), ...request().input])));
+    expect(inner.requests).toHaveLength(1);
+  });
+
+  it('commands become one keystrokes call; warnings ride along; a parse error is answered with the parse message', async () => {
+    const { client } = await started([reply([{ keystrokes: 'ls\n', duration: 0.1 }]), say('{"analysis": "a"}'), say(`ok ${JSON.stringify({ analysis: 'a', plan: 'p', commands: [] })}`)]);
     const [keys] = calls(await collect(client.stream(request())));
     expect(keys?.name).toBe('keystrokes');
     expect(JSON.parse(keys!.arguments)).toEqual({ commands: [{ keystrokes: 'ls\n', duration: 0.1 }] });
@@ -114,25 +162,53 @@ describe('terminus-2', () => {
     expect(JSON.parse(error!.arguments).message).toBe(
       'Previous response had parsing errors:\nERROR: Missing required fields: plan, commands\n\nPlease fix these issues and provide a proper JSON response.',
     );
+    const [warned] = calls(await collect(client.stream(request())));
+    expect(JSON.parse(warned!.arguments)).toEqual({ commands: [], warnings: ['Extra text detected before JSON object'] });
   });
 
-  it('task_complete with commands runs them, then ends without asking the model again', async () => {
+  it('the first task_complete runs its commands and asks for confirmation; the second ends the task', async () => {
+    const { client, inner } = await started([reply([{ keystrokes: 'make\n' }], true), reply([], true)]);
+    const [check] = calls(await collect(client.stream(request())));
+    expect(JSON.parse(check!.arguments)).toEqual({ commands: [{ keystrokes: 'make\n', duration: 1 }], confirm_completion: true });
+    // Confirmed: no commands, so the reply itself is the answer and no tool runs.
+    expect(calls(await collect(client.stream(request())))).toEqual([]);
+    expect(inner.requests).toHaveLength(2);
+  });
+
+  it('a reply without task_complete in between cancels the pending confirmation', async () => {
+    const { client } = await started([reply([], true), reply([{ keystrokes: 'ls\n' }]), reply([], true)]);
+    for (let i = 0; i < 2; i++) await collect(client.stream(request()));
+    const [again] = calls(await collect(client.stream(request())));
+    expect(JSON.parse(again!.arguments)).toMatchObject({ confirm_completion: true });
+  });
+
+  it('a confirmed task_complete with commands runs them, then ends without asking the model again', async () => {
     const text = JSON.stringify({ analysis: 'a', plan: 'p', commands: [{ keystrokes: 'make\n' }], task_complete: true });
-    const { client, inner } = driver('terminus-2', [say(text)]);
-    expect(calls(await collect(client.stream(request()))).map((c) => c.name)).toEqual(['keystrokes']);
+    const { client, inner } = await started([reply([], true), say(text)]);
+    await collect(client.stream(request()));
+    expect(calls(await collect(client.stream(request()))).map((c) => JSON.parse(c.arguments))).toEqual([{ commands: [{ keystrokes: 'make\n', duration: 1 }] }]);
     const history: ConversationItem[] = [
       ...request().input,
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
+      assistant(text),
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'New Terminal Output:\nok' }] },
     ];
-    const events = await collect(client.stream(request(history)));
-    expect(events).toEqual([{ type: 'completed', stop_reason: 'end_turn' }]);
-    expect(inner.requests).toHaveLength(1);
+    expect(await collect(client.stream(request(history)))).toEqual([{ type: 'completed', stop_reason: 'end_turn' }]);
+    expect(inner.requests).toHaveLength(2);
   });
+});
 
-  it('task_complete without commands ends at once', async () => {
-    const { client } = driver('terminus-2', [reply([], true)]);
-    expect(calls(await collect(client.stream(request())))).toEqual([]);
+describe('swe-agent-fc (function calling)', () => {
+  it('tools are sent; a reply without a call gets the function-calling format error; a submission ends the task', async () => {
+    const { client, inner } = driver('swe-agent-fc', [say('I think it is fixed.')]);
+    const [error] = calls(await collect(client.stream({ ...request(), tools: [] })));
+    expect(JSON.parse(error!.arguments)).toEqual({ message: SWE_AGENT_TOOLS_FORMAT_ERROR });
+    const history: ConversationItem[] = [
+      ...request().input,
+      call('submit', {}, 'call_1'),
+      { type: 'function_call_output', call_id: 'call_1', output: `OBSERVATION:\n${SWE_AGENT_SUBMISSION_MARKER}\n\n${SWE_AGENT_SUBMISSION_MARKER}` },
+    ];
+    expect(await collect(client.stream(request(history)))).toEqual([{ type: 'completed', stop_reason: 'end_turn' }]);
+    expect(inner.requests).toHaveLength(1);
   });
 });
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelClient, endpointUrl, providerHeaders } from '../../src/model/create-client.js';
 import { ModelSetupError } from '../../src/model/errors.js';
-import { BUILTIN_PROVIDERS, providerAuth, resolveProvider } from '../../src/model/providers.js';
+import { BUILTIN_PROVIDERS, CODEX_DEFAULT_MODEL, providerAuth, resolveProvider } from '../../src/model/providers.js';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
 import { baseRequest, collect } from './helpers.js';
 
@@ -34,14 +34,21 @@ describe('resolveProvider', () => {
     expect(p).toMatchObject({ base_url: 'https://openrouter.ai/api/v1', wire_api: 'chat', http_headers: { 'X-Title': 'rig' }, stream_max_retries: 2 });
   });
 
-  it('accepts a new user provider and defaults its wire to responses', () => {
+  it("accepts a new user provider, defaulting its wire to responses and its model to Codex's default", () => {
     expect(resolveProvider('corp', { corp: { base_url: 'https://llm.corp/v1', env_key: 'CORP_KEY' } })).toEqual({
       id: 'corp',
       name: 'corp',
       base_url: 'https://llm.corp/v1',
       env_key: 'CORP_KEY',
       wire_api: 'responses',
+      default_model: CODEX_DEFAULT_MODEL,
     });
+    expect(resolveProvider('corp', { corp: { base_url: 'https://llm.corp/v1', default_model: 'corp-coder' } }).default_model).toBe('corp-coder');
+  });
+
+  it('gives every built-in provider a default model', () => {
+    for (const id of Object.keys(BUILTIN_PROVIDERS)) expect(resolveProvider(id).default_model, id).toMatch(/\S/);
+    expect(resolveProvider('openai').default_model).toBe(CODEX_DEFAULT_MODEL);
   });
 
   it('explains what is wrong with a bad provider', () => {
@@ -108,6 +115,26 @@ describe('keys never leak into events', () => {
     const events = await collect(client.stream(baseRequest()));
     expect(JSON.stringify(events)).not.toContain('sk-secret-123');
     expect(events.at(-1)).toMatchObject({ error: { kind: 'auth', message: "provider 'm' returned HTTP 401: bad key. Check M_KEY." } });
+  });
+
+  it('sends user:pass@ of base_url as Basic auth and never shows the password', async () => {
+    const withCredentials = mock.url.replace('http://', 'http://alice:s3cr%40t-pass@');
+    // A server that echoes what it was sent back into its error (proxies do).
+    mock.enqueue({ status: 404, message: 'no such deployment for alice:s3cr@t-pass' });
+    const provider = resolveProvider('m', { m: { base_url: withCredentials, wire_api: 'chat' } });
+    const events = await collect((await createModelClient(provider, { env: {} })).stream(baseRequest()));
+    expect(mock.requests.at(-1)!.headers['authorization']).toBe(`Basic ${Buffer.from('alice:s3cr@t-pass').toString('base64')}`);
+    expect(mock.requests.at(-1)!.path).toBe('/v1/chat/completions');
+    const text = JSON.stringify(events);
+    expect(text).not.toContain('s3cr');
+    expect(events.at(-1)).toMatchObject({
+      error: { kind: 'bad_request', message: expect.stringContaining(`for ${mock.url}/chat/completions: no such deployment for ***`) },
+    });
+
+    const unreachable = resolveProvider('m', { m: { base_url: 'http://bob:hunter22@127.0.0.1:9/v1', wire_api: 'chat', request_max_retries: 0 } });
+    const failed = await collect((await createModelClient(unreachable, { env: {} })).stream(baseRequest()));
+    expect(JSON.stringify(failed)).not.toContain('hunter22');
+    expect(failed.at(-1)).toMatchObject({ error: { kind: 'connection', message: expect.stringContaining('cannot reach http://127.0.0.1:9/v1/chat/completions') } });
   });
 });
 

@@ -263,4 +263,48 @@ describe('commitFileEdits', () => {
     expect((await commitError([{ path: 'rel.txt', kind: 'add', content: '' }])).message).toMatch(/must be absolute/);
     expect(fs.readdirSync(root)).toEqual([]);
   });
+
+  describe('a directory swapped for a symlink after the check', () => {
+    // The check (canWrite) runs during planning; swapping inside it reproduces the race
+    // deterministically: the path was fine when checked and leads outside when written.
+    function swapOnCheck(root: string, outside: string, dirName: string): (abs: string) => boolean {
+      let swapped = false;
+      return (abs) => {
+        if (!swapped) {
+          swapped = true;
+          fs.renameSync(path.join(root, dirName), path.join(root, `${dirName}-moved`));
+          fs.symlinkSync(outside, path.join(root, dirName));
+        }
+        return abs.startsWith(root + '/') && !abs.startsWith(outside);
+      };
+    }
+
+    for (const kind of ['add', 'update', 'delete'] as const) {
+      it(`${kind}: fails, writes nothing outside and leaves no temp file`, async () => {
+        const base = fs.realpathSync(tempDir());
+        const root = path.join(base, 'ws');
+        const outside = path.join(base, 'outside');
+        fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
+        fs.mkdirSync(outside);
+        fs.writeFileSync(path.join(root, 'sub', 'f.txt'), 'inside\n');
+        fs.writeFileSync(path.join(outside, 'f.txt'), 'victim\n');
+        const target = path.join(root, 'sub', kind === 'add' ? 'new/deeper/g.txt' : 'f.txt');
+        const edit: FileEdit = kind === 'delete' ? { path: target, kind } : { path: target, kind, content: 'model\n' };
+        const error = await commitError([edit], { canWrite: swapOnCheck(root, outside, 'sub') });
+        expect(error.message).toMatch(/changed while the edit was being applied/);
+        expect(tree(outside)).toEqual({ 'f.txt': 'victim\n' });
+        expect(tree(path.join(root, 'sub-moved'))).toEqual({ 'f.txt': 'inside\n' });
+      });
+    }
+  });
+});
+
+describe('temp file names', () => {
+  it('match the pattern the start-up walk removes when their writer is gone', async () => {
+    const { siblingName } = await import('../../src/patch/commit.js');
+    const { EDIT_TEMP_NAME } = await import('../../src/exec/sandbox/protected-scan.js');
+    const name = siblingName('notes.md', 'tmp');
+    expect(EDIT_TEMP_NAME.exec(name)?.[1]).toBe(String(process.pid));
+    expect(EDIT_TEMP_NAME.test(siblingName('notes.md', 'bak'))).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempGitRepo } from '../support/workspace.js';
 import {
   ApprovalCache,
   assessExecCommand,
@@ -17,8 +18,15 @@ import {
 } from '../../src/policy/index.js';
 
 let bash: BashParser;
+// Where the commands run, as the orchestrator tells the classifier: a clean repository, nothing
+// writable by commands, no terminal. (Read-only git is known safe only with these facts.)
+const site = { cwd: '', tty: false, canWrite: (_: string) => false };
 beforeAll(async () => {
   bash = await loadBashParser();
+  site.cwd = tempGitRepo();
+});
+afterAll(() => {
+  if (site.cwd) removeDir(site.cwd);
 });
 
 const rules = parseRules(
@@ -135,14 +143,15 @@ describe('exec approval decision table: every policy × sandbox mode × case', (
   it.each(rows)('%s under %s in %s', (label, policyName, mode) => {
     const testCase = CASES[label]!;
     const policy = POLICIES[policyName]!;
-    const ctx = { policy, sandboxMode: mode, escalationRequested: testCase.escalation ?? false, platform: 'linux' as const };
+    const ctx = { policy, sandboxMode: mode, escalationRequested: testCase.escalation ?? false, platform: 'linux' as const, ...site };
     const { requirement } = assessExecCommand(rules, testCase.argv, ctx, bash);
     const action = decideExecApproval({ requirement, policy, sandboxMode: mode, escalationRequested: testCase.escalation ?? false });
     const expected = testCase.expect[policyName]!;
     const reasons: Record<string, string> = {
       'rule prompt': '`git push origin` requires approval: talks to the remote',
-      dangerous: '`rm -rf build` is potentially destructive, so it always needs approval',
-      'dangerous inside a script': "`bash -lc 'ls && dd if=/dev/zero of=/dev/sda'` is potentially destructive, so it always needs approval",
+      dangerous: '`rm -rf build` is potentially destructive, so it always needs approval: rm -f style commands are not permitted. Use a safer approach',
+      'dangerous inside a script':
+        "`bash -lc 'ls && dd if=/dev/zero of=/dev/sda'` is potentially destructive, so it always needs approval: writing raw data to a device is not permitted",
     };
     const reason = reasons[label];
     const { proposedAmendment: _ignored, ...comparable } = action as ApprovalAction & { proposedAmendment?: string[] };
@@ -250,15 +259,30 @@ describe('exec approval: other inputs', () => {
     expect(assess(['cargo', 'build'], 'on-request').requirement).toEqual({ kind: 'skip', bypassSandbox: false, proposedAmendment: ['cargo', 'build'] });
   });
 
-  it('loads the bash parser only for commands that involve a shell', async () => {
+  it('loads the bash parser only for scripts the cheap reader cannot read', async () => {
     expect(needsBashParser(['cargo', 'test'])).toBe(false);
-    expect(needsBashParser(['sudo', '/bin/bash', '-c', 'x'])).toBe(true);
-    expect(needsBashParser(['trap', 'x', 'EXIT'])).toBe(true);
+    expect(needsBashParser(['sudo', '/bin/bash', '-c', 'x'])).toBe(false);
+    expect(needsBashParser(['bash', '-lc', 'ls -la && git status | head -n 3'])).toBe(false);
+    expect(needsBashParser(['bash', '-lc', 'echo "$HOME"'])).toBe(true);
+    expect(needsBashParser(['trap', 'rm "$x"', 'EXIT'])).toBe(true);
     const plain = await assessExecCommandLazily(rules, ['cargo', 'test'], { policy: 'on-request', sandboxMode: 'read-only' });
     expect(plain.requirement).toEqual({ kind: 'skip', bypassSandbox: true });
     const script = await assessExecCommandLazily(rules, ['bash', '-lc', 'rm -rf x'], { policy: 'on-request', sandboxMode: 'read-only' });
-    // The parser saw through the wrapper to the rm inside (a dangerous command is never offered as a rule).
-    expect(script.requirement).toEqual({ kind: 'needs-approval', reason: "`bash -lc 'rm -rf x'` is potentially destructive, so it always needs approval" });
+    // The classifier saw through the wrapper to the rm inside (a dangerous command is never offered as a rule).
+    expect(script.requirement).toEqual({
+      kind: 'needs-approval',
+      reason: "`bash -lc 'rm -rf x'` is potentially destructive, so it always needs approval: rm -f style commands are not permitted. Use a safer approach",
+    });
+    const quoted = await assessExecCommandLazily(rules, ['bash', '-lc', 'rm -r "$(echo x)"'], { policy: 'never', sandboxMode: 'read-only' });
+    expect(quoted.requirement).toMatchObject({ kind: 'needs-approval', reason: expect.stringContaining('rm -r') });
+  });
+
+  it('judges each sub-command of a plain script in its place (a pipe into a shell, a cd before git)', () => {
+    const piped = assess(['bash', '-lc', "echo 'rm -rf x' | sh"], 'never');
+    expect(piped.requirement).toMatchObject({ kind: 'needs-approval', reason: expect.stringContaining('rm -f style') });
+    const declined = assess(['bash', '-lc', 'ls && git status'], 'untrusted');
+    // Without the command's directory the classifier cannot vouch for git.
+    expect(declined.requirement).toMatchObject({ kind: 'needs-approval', proposedAmendment: ['git', 'status'] });
   });
 });
 

@@ -38,14 +38,28 @@ const DANGEROUS: Array<[string[], string]> = [
   [['dd', 'if=/dev/zero', 'of=/dev/sda'], DANGEROUS_REASONS.rawDeviceWrite],
   [['bash', '-c', ':(){ :|:& };:'], DANGEROUS_REASONS.forkBomb],
   [['bash', '-c', 'bomb() { bomb | bomb & }; bomb'], DANGEROUS_REASONS.forkBomb],
+  // Recursive deletion without -f deletes as much (nothing asks when stdin is not a terminal).
+  [['rm', '-r', 'build'], DANGEROUS_REASONS.rmRecursive],
+  [['rm', '-r', '--', '-f'], DANGEROUS_REASONS.rmRecursive],
+  [['rm', '--recursive', 'build'], DANGEROUS_REASONS.rmRecursive],
+  [['rm', '--f', 'x'], DANGEROUS_REASONS.rmForce],
+  [['find', '.', '-name', '*.o', '-delete'], DANGEROUS_REASONS.findDelete],
+  [['git', 'push', 'origin', ':old'], DANGEROUS_REASONS.remoteRefDelete],
+  [['git', 'push', '-d', 'origin', 'old'], DANGEROUS_REASONS.remoteRefDelete],
+  [['git', 'clean', '-fd'], DANGEROUS_REASONS.gitClean],
+  [['bash', '-lc', 'cat job.sh | bash'], DANGEROUS_REASONS.unknownCode],
+  [['bash', '-lc', '"$CMD" -rf x'], DANGEROUS_REASONS.unknownProgram],
 ];
 
 const NOT_DANGEROUS: string[][] = [
-  ['rm', 'x'], ['rm', '-r', 'build'], ['rm', '--', '-f'], ['rm', '-r', '--', '-f'], ['rmdir', 'x'], ['ls', '-f'],
+  ['rm', 'x'], ['rm', '--', '-f'], ['rm', '-i', 'x'], ['rm', './"$f"'], ['rmdir', 'x'], ['ls', '-f'],
   ['sudo', 'ls'], ['sudo'], ['sudo', '-u', 'rm', 'ls'], ['env'], ['env', 'A=1'], ['env', 'A=1', 'ls', '-f'],
   ['trap', '-l'], ['trap', 'echo bye', 'EXIT'], ['bash', '-lc', 'ls && echo -f'],
-  ['git', 'push'], ['git', 'push', 'origin', 'main'], ['git', 'push', '--follow-tags'], ['git', 'commit', '-f'], ['git', 'fetch', '-f'],
-  ['dd', 'if=/dev/zero', 'of=/dev/null'], ['dd', 'if=a', 'of=b.img'], ['echo', 'mkfs'],
+  ['git', 'push'], ['git', 'push', 'origin', 'main'], ['git', 'push', '--follow-tags'], ['git', 'push', '--dry-run', 'origin'],
+  ['git', 'commit', '-f'], ['git', 'fetch', '-f'], ['git', 'clean', '-n', '-d'], ['git', '-c', 'alias.st=status', 'st'],
+  ['dd', 'if=/dev/zero', 'of=/dev/null'], ['dd', 'if=a', 'of=b.img'], ['echo', 'mkfs'], ['echo', 'rm', '-rf', 'x'],
+  ['bash', '-lc', "echo 'rm -rf /tmp/example'"], ['bash', '-lc', 'grep -rn "rm -rf" .'], ['bash', '-lc', 'for f in *.txt; do echo "$f"; done'],
+  ['bash', '-lc', 'cat > notes.md <<EOF\nrm -rf build\nEOF'], ['bash', '-lc', 'bash build.sh'], ['bash', '-lc', 'python3 -c "print(1)"'],
 ];
 
 describe('dangerous commands', () => {
@@ -56,14 +70,17 @@ describe('dangerous commands', () => {
   it.each(NOT_DANGEROUS.map((argv) => [argv]))('%j is not dangerous', (argv) => {
     expect(isDangerousCommand(argv, bash)).toBe(false);
   });
-  it('stops looking through wrappers after 8 levels', () => {
-    const wrapped = (levels: number) => [...Array.from({ length: levels }, () => 'sudo'), 'rm', '-f', 'x'];
-    expect(isDangerousCommand(wrapped(8), bash)).toBe(true);
-    expect(isDangerousCommand(wrapped(9), bash)).toBe(false);
+  it('reads through 8 levels of wrappers; deeper nesting counts as dangerous too', () => {
+    const wrapped = (levels: number) => [...Array.from({ length: levels }, () => 'sudo'), 'ls'];
+    expect(dangerousCommandReason([...wrapped(8).slice(0, -1), 'rm', '-f', 'x'], bash)).toBe(DANGEROUS_REASONS.rmForce);
+    expect(isDangerousCommand(wrapped(8), bash)).toBe(false);
+    expect(dangerousCommandReason(wrapped(9), bash)).toBe(DANGEROUS_REASONS.tooDeep);
   });
-  it('without a parser still sees direct argv and fork bombs, not commands inside scripts', () => {
+  it('without a parser reads plain one-line scripts itself, and calls the others dangerous', () => {
     expect(isDangerousCommand(['rm', '-rf', '/'], null)).toBe(true);
     expect(isDangerousCommand(['bash', '-c', ':(){ :|:& };:'], null)).toBe(true);
-    expect(isDangerousCommand(['bash', '-lc', 'rm -rf /'], null)).toBe(false);
+    expect(isDangerousCommand(['bash', '-lc', 'rm -rf /'], null)).toBe(true);
+    expect(isDangerousCommand(['bash', '-lc', 'ls && pwd'], null)).toBe(false);
+    expect(isDangerousCommand(['bash', '-lc', 'ls "a b"'], null)).toBe(true);
   });
 });

@@ -40,17 +40,29 @@ let attempts = 0;
 let blocked = 0;
 let callCounter = 0;
 const NODE = process.execPath;
+const OTHER_KEYS = { openai: 'sk-openai-other-provider-9f8e7d', anthropic: 'sk-ant-other-provider-6c5b4a' };
+let abstractServer: net.Server;
+let abstractConnections = 0;
+let abstractName = '';
+const NESTED_CONFIG = 'sandbox_mode = "read-only"\n';
+const HOME_CONFIG_LINE = '# the user\'s own config\n';
 
 const out = (...p: string[]): string => path.join(outside, ...p);
 
-async function sessionFor(harness: Harness, mode: Mode, network = false): Promise<ScriptedSession> {
+async function sessionFor(harness: Harness, mode: Mode, network: false | true | 'unix-sockets' = false): Promise<ScriptedSession> {
   const key = `${harness}/${mode}/${network}`;
   let session = sessions.get(key);
   if (!session) {
+    // RIG_HOME as a writable root (as with RIG_HOME=$(mktemp -d) under a writable /tmp).
+    const config = [`sandbox_workspace_write.writable_roots=[${JSON.stringify(home)}]`];
+    if (network !== false) config.push('sandbox_workspace_write.network_access=true');
+    if (network === 'unix-sockets') config.push('sandbox_workspace_write.allow_unix_sockets=true');
     session = await openScriptedSession({
       home,
       cwd: ws,
-      flags: { harness, sandbox: mode, ...(network ? { config: ['sandbox_workspace_write.network_access=true'] } : {}) },
+      flags: { harness, sandbox: mode, config },
+      // Keys of providers that are not the active one must not reach commands either.
+      env: { OPENAI_API_KEY: OTHER_KEYS.openai, ANTHROPIC_API_KEY: OTHER_KEYS.anthropic },
     });
     sessions.set(key, session);
   }
@@ -72,6 +84,18 @@ beforeAll(async () => {
   // /tmp holds `outside` too: keep it out of the writable roots so "outside" really is.
   writeRigHome(home, '[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n');
   writeClassicHarness(home);
+  fs.appendFileSync(path.join(home, 'config.toml'), `\n${HOME_CONFIG_LINE}`);
+  fs.mkdirSync(path.join(home, 'rules'), { recursive: true });
+  // Agent config below the workspace's top level, there when the sessions start.
+  fs.mkdirSync(path.join(ws, 'sub', '.rig'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'sub', '.rig', 'config.toml'), NESTED_CONFIG);
+  abstractName = `rig-escape-tools-${tag}`;
+  abstractServer = net.createServer((socket) => {
+    abstractConnections++;
+    socket.on('error', () => {});
+    socket.end('hello\n');
+  });
+  await new Promise<void>((resolve) => abstractServer.listen(`\0${abstractName}`, resolve));
 
   victim = spawn('sleep', ['300'], { stdio: 'ignore' });
   tcp = net.createServer((socket) => {
@@ -94,6 +118,7 @@ afterAll(async () => {
   victim?.kill('SIGKILL');
   await new Promise((resolve) => tcp?.close(resolve));
   await new Promise((resolve) => unixServer?.close(resolve));
+  await new Promise((resolve) => abstractServer?.close(resolve));
   if (base) fs.rmSync(base, { recursive: true, force: true });
   console.log(`safety escape suite (real tool path): ${attempts} attempts, ${blocked} blocked`);
   expect(attempts).toBeGreaterThanOrEqual(40);
@@ -137,6 +162,8 @@ interface Attempt {
   /** Extra proof that nothing happened. */
   verify?: (output: string, id: string) => void | Promise<void>;
   only?: Mode;
+  /** Run in a session with sandbox_workspace_write.network_access = true. */
+  network?: true;
 }
 
 const FAILED_EXIT = /Process exited with code [1-9]|Exit code: [1-9]|rejected/;
@@ -276,6 +303,73 @@ const ATTEMPTS: Attempt[] = [
     args: (id) => ({ command: `echo pwned > ../outside/bash-nosandbox-${id}`, dangerouslyDisableSandbox: true }),
     reports: /you cannot ask for escalated permissions/,
   },
+  // Secrets and RIG_HOME (holes 2 and 8).
+  {
+    name: "exec: read another provider's API key (OPENAI_API_KEY, ANTHROPIC_API_KEY)",
+    tool: 'exec',
+    args: () => ({ cmd: 'env | grep -E "OPENAI_API_KEY|ANTHROPIC_API_KEY"' }),
+    verify: (output) => {
+      expect(output).not.toContain(OTHER_KEYS.openai);
+      expect(output).not.toContain(OTHER_KEYS.anthropic);
+    },
+  },
+  { name: 'exec: find RIG_HOME in the environment', tool: 'exec', args: () => ({ cmd: 'printenv RIG_HOME' }), verify: (output) => expect(output).not.toContain(home) },
+  {
+    name: 'exec: widen the user config in a writable RIG_HOME',
+    tool: 'exec',
+    args: () => ({ cmd: `echo 'sandbox_mode = "danger-full-access"' >> '${path.join(home, 'config.toml')}'` }),
+    verify: () => expect(fs.readFileSync(path.join(home, 'config.toml'), 'utf8').endsWith(HOME_CONFIG_LINE)).toBe(true),
+  },
+  {
+    name: 'apply_patch: an allow rule into a writable RIG_HOME',
+    tool: 'patch',
+    args: (id) => patch(`*** Add File: ${path.join(home, 'rules', `${id}.rules`)}`, '+prefix_rule(pattern=["rm"])'),
+    verify: () => expect(fs.readdirSync(path.join(home, 'rules'))).toEqual([]),
+  },
+  {
+    name: 'Write: the user config in a writable RIG_HOME',
+    tool: 'write',
+    args: () => ({ file_path: path.join(home, 'config.toml'), content: 'sandbox_mode = "danger-full-access"\n' }),
+    before: async (session, id) => void (await session.call(fnCall('Read', { file_path: path.join(home, 'config.toml') }, `read-${id}`))),
+    verify: () => expect(fs.readFileSync(path.join(home, 'config.toml'), 'utf8').endsWith(HOME_CONFIG_LINE)).toBe(true),
+  },
+  // Agent config that exists below the top level at start (hole 2).
+  {
+    name: 'exec: overwrite a nested .rig/config.toml',
+    tool: 'exec',
+    args: () => ({ cmd: `echo 'sandbox_mode = "danger-full-access"' > sub/.rig/config.toml` }),
+    verify: () => expect(fs.readFileSync(path.join(ws, 'sub', '.rig', 'config.toml'), 'utf8')).toBe(NESTED_CONFIG),
+  },
+  {
+    name: 'apply_patch: update a nested .rig/config.toml',
+    tool: 'patch',
+    args: () => patch('*** Update File: sub/.rig/config.toml', '@@', '-sandbox_mode = "read-only"', '+sandbox_mode = "danger-full-access"'),
+    verify: () => expect(fs.readFileSync(path.join(ws, 'sub', '.rig', 'config.toml'), 'utf8')).toBe(NESTED_CONFIG),
+  },
+  {
+    name: 'Write: a rules file into a nested .rig',
+    tool: 'write',
+    args: (id) => ({ file_path: path.join(ws, 'sub', '.rig', `${id}.rules`), content: 'prefix_rule(pattern=["rm"])\n' }),
+    verify: () => expect(fs.readdirSync(path.join(ws, 'sub', '.rig'))).toEqual(['config.toml']),
+  },
+  // Host UNIX sockets with the network on (hole 4).
+  {
+    name: 'exec (network on): a host UNIX socket by path',
+    tool: 'exec',
+    network: true,
+    args: () => ({ cmd: connectScript(`'${out('agent.sock')}'`) }),
+    verify: async () => {
+      const start = unixConnections;
+      expect(await settledUnix()).toBe(start);
+    },
+  },
+  {
+    name: 'exec (network on): an abstract UNIX socket of the host',
+    tool: 'exec',
+    network: true,
+    args: () => ({ cmd: connectScript(`'\\\\0${abstractName}'`) }),
+    verify: () => expect(abstractConnections).toBe(0),
+  },
   // Read-only also keeps the workspace itself unchanged.
   { name: 'exec: write inside the workspace', tool: 'exec', only: 'read-only', args: (id) => ({ cmd: `echo pwned > ro-${id}` }) },
   { name: 'apply_patch: add inside the workspace', tool: 'patch', only: 'read-only', args: (id) => patch(`*** Add File: ro-patch-${id}`, '+pwned') },
@@ -313,7 +407,7 @@ describe('escape attempts through the real tool path (approval policy never)', (
   it.each(rows)('blocks %s under %s', async (_name, mode, attempt) => {
     attempts++;
     const id = `a${callCounter++}`;
-    const session = await sessionFor(HARNESS[attempt.tool], mode);
+    const session = await sessionFor(HARNESS[attempt.tool], mode, attempt.network ?? false);
     await attempt.before?.(session, id);
     const snapshot = protectedState(mode);
     const result = await session.call(toolCall(attempt, id));
@@ -357,13 +451,16 @@ describe('legitimate work through the same path', () => {
     expect(read.output).toContain('inside\noriginal\nbwrap\n1\n');
   });
 
-  it('network works when enabled: TCP on 127.0.0.1 and a UNIX socket', async () => {
+  it('network works when enabled: TCP on 127.0.0.1; a UNIX socket with allow_unix_sockets', async () => {
     const native = await sessionFor('native', 'workspace-write', true);
     const before = await settledTcp();
     const tcpResult = await native.call(fnCall('exec_command', { cmd: connectScript(`${tcpPort},'127.0.0.1'`) }, 'p8'));
     expect(tcpResult.output).toMatch(/Process exited with code 0/);
     expect(await settledTcp()).toBe(before + 2);
-    const unixResult = await native.call(fnCall('exec_command', { cmd: connectScript(`'${out('agent.sock')}'`) }, 'p9'));
+    const unixRefused = await native.call(fnCall('exec_command', { cmd: connectScript(`'${out('agent.sock')}'`) }, 'p9'));
+    expect(unixRefused.output).toMatch(/Process exited with code 3[\s\S]*EPERM/);
+    const withSockets = await sessionFor('native', 'workspace-write', 'unix-sockets');
+    const unixResult = await withSockets.call(fnCall('exec_command', { cmd: connectScript(`'${out('agent.sock')}'`) }, 'p10'));
     expect(unixResult.output).toMatch(/Process exited with code 0/);
   });
 });

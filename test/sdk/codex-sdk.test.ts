@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { startMockProvider, type MockProvider, type MockRequest } from '../support/mock-provider/index.js';
 import { RIG_BIN, removeDir, tempDir, tempGitRepo } from '../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../frontends/exec/helpers.js';
+import { CODEX_DEFAULT_MODEL } from '../../src/model/providers.js';
 
 const API_KEY = 'sk-sdk-test-0123456789';
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -201,6 +202,49 @@ describe('run()', () => {
     expect(context).toContain('<sandbox_mode>workspace-write</sandbox_mode>');
     // As in codex exec, nobody is there to answer: the SDK's approvalPolicy gives way to "never".
     expect(context).toContain('<approval_policy>never</approval_policy>');
+  });
+
+  test('a harness file read (Claude Code Read) reaches the SDK as an mcp_tool_call item it knows', async () => {
+    mock.enqueue({ toolCalls: [{ name: 'Read', arguments: { file_path: join(repo, 'note.txt') } }] }, { text: 'alpha, beta' });
+    const thread = codex({ harness: 'claude-code' }).startThread(threadOptions());
+
+    const turn = await thread.run('read the note');
+
+    expect(turn.finalResponse).toBe('alpha, beta');
+    expect(turn.items).toEqual([
+      {
+        id: 'item_0',
+        type: 'mcp_tool_call',
+        server: 'rig',
+        tool: 'Read',
+        arguments: { file_path: join(repo, 'note.txt') },
+        result: { content: [{ type: 'text', text: '2 lines' }], structured_content: null },
+        error: null,
+        status: 'completed',
+      },
+      { id: 'item_1', type: 'agent_message', text: 'alpha, beta' },
+    ]);
+  });
+
+  test("a custom provider configured only through `config`, with no model, runs on Codex's default model", async () => {
+    // As the SDK's own integration tests do: the provider table and the provider id, nothing else.
+    const before = mock.requests.length;
+    mock.enqueue({ text: 'from the custom provider' });
+    const sdk = new Codex({
+      codexPathOverride: RIG_BIN,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, CUSTOM_KEY: 'sk-custom-0123456789' },
+      config: {
+        model_provider: 'custom',
+        model_providers: { custom: { name: 'Custom', base_url: mock.url, env_key: 'CUSTOM_KEY', wire_api: 'responses' } },
+      },
+    });
+
+    const turn = await sdk.startThread({ workingDirectory: repo }).run('hello');
+
+    expect(turn.finalResponse).toBe('from the custom provider');
+    const request = requestsSince(before)[0]!;
+    expect(request.body.model).toBe(CODEX_DEFAULT_MODEL);
+    expect(request.headers['authorization']).toBe('Bearer sk-custom-0123456789');
   });
 
   test('threadSource and cyberAccessProgram, which the SDK turns into flags of their own, are accepted', async () => {

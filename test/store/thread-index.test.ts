@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/store/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistantText, userText } from '../../src/protocol/index.js';
 import {
@@ -75,8 +75,8 @@ describe('thread index', () => {
     expect(index.listThreads({ cwd: '/other' }).map((r) => r.id)).toEqual([b.id]);
     expect(index.latestThread({ cwd: '/repo' })?.id).toBe(a.id);
     expect(index.listThreads({ limit: 1 })).toHaveLength(1);
-    const db = new Database(stateDbPath(home));
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const db = openSqlite(stateDbPath(home));
+    expect(db.pragmaValue('journal_mode')).toBe('wal');
     db.close();
   });
 
@@ -183,7 +183,7 @@ describe('thread index', () => {
     index = await openIndex(home);
     index.listThreads();
     index.close();
-    const db = new Database(stateDbPath(home));
+    const db = openSqlite(stateDbPath(home));
     db.exec("UPDATE threads SET title = 'garbage'");
     db.close();
     const result = await reindex(home);
@@ -194,17 +194,17 @@ describe('thread index', () => {
 
   it('migrates a version-0 database and refuses a newer one', async () => {
     fs.mkdirSync(home, { recursive: true });
-    const db = new Database(stateDbPath(home));
-    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    const db = openSqlite(stateDbPath(home));
+    expect(db.pragmaValue('user_version')).toBe(0);
     db.close();
     writeThread();
     index = await openIndex(home);
     expect(index.listThreads()).toHaveLength(1);
     index.close();
     index = undefined;
-    const check = new Database(stateDbPath(home));
-    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    check.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    const check = openSqlite(stateDbPath(home));
+    expect(check.pragmaValue('user_version')).toBe(SCHEMA_VERSION);
+    check.setPragma('user_version', SCHEMA_VERSION + 1);
     check.close();
     await expect(openIndex(home)).rejects.toThrow(/newer rig.*rig sessions reindex/);
   });
@@ -224,7 +224,7 @@ describe('listThreadsJson', () => {
     index = await openIndex(home);
     index.setArchived(threads[1]!.id, true);
     index.listThreads();
-    const db = new Database(stateDbPath(home));
+    const db = openSqlite(stateDbPath(home));
     const edit = db.prepare('UPDATE threads SET title = ?, forked_from_id = ?, git_sha = ?, created_at = ?, updated_at = ? WHERE id = ?');
     threads.forEach((t, i) => edit.run(titles[i], i === 2 ? threads[0]!.id : null, i === 3 ? null : 'b'.repeat(40), i === 4 ? 0 : Date.UTC(2025, 0, i + 1, 1, 2, 3, 7 * i), Date.UTC(2026, 5, 1) + i * 1001, t.id));
     db.close();
@@ -252,8 +252,8 @@ describe('thread index refresh by directory mtime', () => {
     age(path.dirname(a.path));
     index = await openIndex(home);
     expect(index.listThreads()[0]).toMatchObject({ id: a.id, model: 'gpt-5' });
-    const stored = new Database(stateDbPath(home), { readonly: true });
-    expect(stored.prepare('SELECT mtime_ms FROM dirs WHERE path = ?').pluck().get(path.dirname(a.path))).toBeGreaterThan(0);
+    const stored = openSqlite(stateDbPath(home));
+    expect(stored.prepare('SELECT mtime_ms FROM dirs WHERE path = ?').column(path.dirname(a.path))[0]).toBeGreaterThan(0);
     stored.close();
     age(path.dirname(a.path), 30); // as if another process indexed it a while ago
     index.listThreads();
@@ -318,9 +318,9 @@ describe('thread index refresh by directory mtime', () => {
     index = await openIndex(home);
     expect(index.listThreads()[0]?.model).toBe('gpt-5');
     const read = () => {
-      const db = new Database(stateDbPath(home), { readonly: true });
+      const db = openSqlite(stateDbPath(home));
       try {
-        return db.prepare('SELECT mtime_ms FROM dirs WHERE path = ?').pluck().get(dir) as number;
+        return db.prepare('SELECT mtime_ms FROM dirs WHERE path = ?').column(dir)[0] as number;
       } finally {
         db.close();
       }
@@ -345,9 +345,9 @@ describe('thread index refresh by directory mtime', () => {
     const a = writeThread({ prompt: 'kept' });
     const gone = writeThread({ prompt: 'gone', now: new Date(2024, 0, 2) });
     fs.mkdirSync(home, { recursive: true });
-    const db = new Database(stateDbPath(home));
+    const db = openSqlite(stateDbPath(home));
     db.exec(MIGRATIONS[0]!);
-    db.pragma('user_version = 1');
+    db.setPragma('user_version', 1);
     db.close();
     index = await openIndex(home);
     expect(index.listThreads({ all: true })).toHaveLength(2);
@@ -356,11 +356,11 @@ describe('thread index refresh by directory mtime', () => {
     // database holding the same rows.
     const newer = `${stateDbPath(home)}.newer`;
     fs.renameSync(stateDbPath(home), newer);
-    const v1 = new Database(stateDbPath(home));
+    const v1 = openSqlite(stateDbPath(home));
     v1.exec(MIGRATIONS[0]!);
-    v1.pragma('user_version = 1');
+    v1.setPragma('user_version', 1);
     v1.exec(`ATTACH DATABASE '${newer}' AS newer; INSERT INTO threads SELECT ${V1_COLUMNS} FROM newer.threads; DETACH DATABASE newer;`);
-    expect(v1.prepare('SELECT count(*) FROM threads').pluck().get()).toBe(2);
+    expect(v1.prepare('SELECT count(*) FROM threads').column()[0]).toBe(2);
     v1.close();
     fs.rmSync(path.join(home, 'sessions', '2024'), { recursive: true });
     index = await openIndex(home);

@@ -86,7 +86,11 @@ export function runRig(args: string[], options: RunOptions): Promise<RunResult> 
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    if (options.input !== undefined) child.stdin!.end(options.input);
+    if (options.input !== undefined) {
+      // rig may refuse a large input before reading it all; the rest then meets a closed pipe.
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(options.input);
+    }
     child.on('error', reject);
     child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
   });
@@ -97,4 +101,12 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * Human `rig exec` stderr without the header block it starts with (`rig VERSION`, a rule, the run's
+ * facts, a rule) and the `tokens used:` line a turn ends with, for tests about the rest.
+ */
+export function progress(stderr: string): string {
+  return stderr.replace(/^rig \S+\n-{8}\n(?:[a-z ]+: .*\n)*-{8}\n/m, '').replace(/^tokens used: .*\n/gm, '');
 }

@@ -1,11 +1,11 @@
 // rig fork [ID] [--last [--all]] [--print-only] [engine flags]
 import type { Command } from 'commander';
-import { addCommonOptions } from '../program.js';
+import { addSharedOptions, mergedOptions, POSITIONS_HELP, SESSION_OPTIONS } from '../options.js';
 import { threadRequestFromFlags } from '../session-flags.js';
 import type { ReplFlags } from './resume.js';
 
 export function registerFork(program: Command): void {
-  addCommonOptions(
+  addSharedOptions(
     program
       .command('fork')
       .description('start a new thread from a copy of another thread\'s history, then continue it interactively')
@@ -13,11 +13,13 @@ export function registerFork(program: Command): void {
       .option('--last', 'fork the most recent thread in this directory')
       .option('--all', 'with --last or the picker, consider threads from every directory')
       .option('--full-history', 'print every turn of the history, not only the latest 20')
-      .option('--print-only', 'print the history that would be copied and exit (creates no thread)'),
-  ).action(async (id: string | undefined, own: ReplFlags, command: Command) => {
+      .option('--print-only', 'print the history that would be copied and exit (creates no thread)')
+      .addHelpText('after', POSITIONS_HELP),
+    SESSION_OPTIONS,
+  ).action(async (id: string | undefined, _own: ReplFlags, command: Command) => {
     const { runReplCommand } = await import('../../frontends/repl/run.js');
-    // Engine flags given before the subcommand (`rig -m x fork ...`) apply too; later ones win.
-    const flags = { ...command.parent?.opts(), ...own } as ReplFlags;
+    // Engine flags given before the subcommand (`rig -m x fork ...`) apply too (see options.ts).
+    const flags = mergedOptions<ReplFlags>(command);
     process.exitCode = await runReplCommand({
       target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) },
       fork: true,

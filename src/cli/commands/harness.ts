@@ -1,5 +1,6 @@
 // rig harness list [--json] | rig harness show ID [--wire W] [--provider P] [-m MODEL] [--json]
 import type { Command } from 'commander';
+import { mergedOptions } from '../options.js';
 
 export function registerHarness(program: Command): void {
   const harness = program
@@ -10,8 +11,9 @@ export function registerHarness(program: Command): void {
     .command('list', { isDefault: true })
     .description('every harness (built-in, $RIG_HOME/harnesses/, trusted projects) with its wires, protocol and tools')
     .option('--json', 'print a JSON array')
-    .action(async (flags: { json?: boolean }) => {
+    .action(async (_flags: unknown, command: Command) => {
       const { runHarnessList } = await import('../../frontends/harness/list.js');
+      const flags = mergedOptions<{ json?: boolean }>(command);
       process.exitCode = await runHarnessList(flags);
     });
 
@@ -22,10 +24,14 @@ export function registerHarness(program: Command): void {
     .option('--wire <wire>', 'responses, chat or messages (default: the provider\'s wire_api)')
     .option('--provider <id>', 'model provider whose wire and settings to use (default: the configured one)')
     .option('-m, --model <model>', 'model name in the request (default: the configured one)')
+    .option('-c, --config <key=value>', 'override a config value (dotted key, TOML value; repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('-p, --profile <name>', 'layer the named config profile')
     .option('--prompt <text>', 'the sample user prompt')
     .option('--json', 'print {harness, provider, wire, model, body}')
-    .action(async (id: string, flags: { wire?: string; provider?: string; model?: string; prompt?: string; json?: boolean }) => {
+    .action(async (id: string, _flags: unknown, command: Command) => {
       const { runHarnessShow } = await import('../../frontends/harness/show.js');
+      // `rig -m x harness show ID` and `rig -c k=v harness show ID` apply too.
+      const flags = mergedOptions<{ wire?: string; provider?: string; model?: string; prompt?: string; json?: boolean; config?: string[]; profile?: string }>(command);
       process.exitCode = await runHarnessShow(id, flags);
     });
 }

@@ -1,6 +1,6 @@
 // rig resume [ID] [--last [--all]] [--print-only] [engine flags]
 import type { Command } from 'commander';
-import { addCommonOptions } from '../program.js';
+import { addSharedOptions, mergedOptions, POSITIONS_HELP, SESSION_OPTIONS } from '../options.js';
 import { threadRequestFromFlags, type SessionFlags } from '../session-flags.js';
 
 export interface ReplFlags extends SessionFlags {
@@ -9,7 +9,7 @@ export interface ReplFlags extends SessionFlags {
 }
 
 export function registerResume(program: Command): void {
-  addCommonOptions(
+  addSharedOptions(
     program
       .command('resume')
       .description('reopen a thread: print its history, then continue it interactively (flags given here override its recorded settings)')
@@ -17,11 +17,13 @@ export function registerResume(program: Command): void {
       .option('--last', 'the most recent thread in this directory')
       .option('--all', 'with --last or the picker, consider threads from every directory')
       .option('--full-history', 'print every turn of the history, not only the latest 20')
-      .option('--print-only', 'print the history and exit (writes nothing)'),
-  ).action(async (id: string | undefined, own: ReplFlags, command: Command) => {
+      .option('--print-only', 'print the history and exit (writes nothing)')
+      .addHelpText('after', POSITIONS_HELP),
+    SESSION_OPTIONS,
+  ).action(async (id: string | undefined, _own: ReplFlags, command: Command) => {
     const { runReplCommand } = await import('../../frontends/repl/run.js');
-    // Engine flags given before the subcommand (`rig -m x resume ...`) apply too; later ones win.
-    const flags = { ...command.parent?.opts(), ...own } as ReplFlags;
+    // Engine flags given before the subcommand (`rig -m x resume ...`) apply too (see options.ts).
+    const flags = mergedOptions<ReplFlags>(command);
     process.exitCode = await runReplCommand({
       target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) },
       fork: false,

@@ -11,11 +11,20 @@
 // - `--new-session` stops TIOCSTI injection into rig's terminal. It also detaches the command from
 //   any controlling terminal, so a PTY session that needs job control asks for `newSession: false`
 //   (its terminal is private to the command, so there is nothing to inject into).
-// - Protected names that do not exist yet in the workspace (.rig, .codex) are covered by binding
-//   /dev/null onto them. bwrap creates an empty placeholder file on the host for the mount point;
-//   `claimPlaceholders` counts users per path so the caller's cleanup removes it after the last one.
+// - Protected names that do not exist yet in the workspace (.rig, .codex, a RIG_HOME inside a
+//   writable root) must not be created by the command. A bind needs a mount point, and bwrap would
+//   make one on the host (a 0-byte file, left behind by a SIGKILL, that broke every later start
+//   with ENOTDIR). rig creates the mount point itself as an empty directory and binds it onto
+//   itself read-only. It stays after the command: removing it while another rig process's sandbox
+//   still has it mounted would detach that sandbox's protection (the kernel allows rmdir of a mount
+//   point in another namespace). An empty directory is harmless: git does not track it, config
+//   loading finds no config.toml in it.
 // - /tmp is writable only as a writable root (the real /tmp, shared with the host, as in Codex);
 //   otherwise it is read-only like the rest. /dev is a fresh minimal tree, so /dev/shm is private.
+// - Host UNIX sockets: the daemon sockets below are masked, and the directories where terminal
+//   multiplexers and X keep their sockets get a private empty tmpfs (a `tmux -S` on the host's
+//   server would run commands outside the sandbox). With the network on the seccomp filter also
+//   refuses new AF_UNIX sockets (seccomp.ts), which is what reaches the abstract namespace.
 import fs from 'node:fs';
 import path from 'node:path';
 import { isWithin, protectedPathsCreatedSince, type SandboxPolicy } from './policy.js';
@@ -27,12 +36,12 @@ export interface BwrapOptions {
   mountProc?: boolean;
   /** `--new-session`. Default true; false only for private PTYs. */
   newSession?: boolean;
-  /** Descriptor bwrap reads the seccomp program from (network off). */
+  /** Descriptor bwrap reads the seccomp program from. */
   seccompFd?: number;
-  /** Directory holding the seccomp program; bound read-only when it lies inside a writable root. */
-  seccompDir?: string;
   /** Daemon sockets hidden behind /dev/null; defaults to `privilegedSockets()`. */
   maskSockets?: readonly string[];
+  /** Socket directories covered by an empty tmpfs; defaults to `socketDirectories()`. */
+  maskSocketDirs?: readonly string[];
 }
 
 /**
@@ -60,9 +69,23 @@ export function privilegedSockets(uid: number = process.getuid?.() ?? 0): string
   ];
 }
 
+/**
+ * Directories that hold sockets of host programs a command could drive: tmux and screen servers
+ * (`tmux -S <socket> run-shell` runs on the host), the X11 and ICE sockets.
+ */
+export function socketDirectories(uid: number = process.getuid?.() ?? 0, env: NodeJS.ProcessEnv = process.env): string[] {
+  const dirs = new Set<string>([`/tmp/tmux-${uid}`, '/tmp/.X11-unix', '/tmp/.ICE-unix', '/tmp/.XIM-unix', '/tmp/.font-unix', '/tmp/screens', '/run/screen', `/run/user/${uid}/tmux-${uid}`]);
+  const tmuxTmp = env['TMUX_TMPDIR'];
+  if (tmuxTmp && path.isAbsolute(tmuxTmp)) dirs.add(path.join(tmuxTmp, `tmux-${uid}`));
+  // $TMUX = "<socket>,<pid>,<session>": the server this rig runs inside.
+  const tmuxSocket = env['TMUX']?.split(',')[0];
+  if (tmuxSocket && path.isAbsolute(tmuxSocket)) dirs.add(path.dirname(tmuxSocket));
+  return [...dirs];
+}
+
 export interface BwrapMounts {
   args: string[];
-  /** Placeholder files bwrap will create on the host for missing protected names. */
+  /** Empty directories rig created as mount points for missing protected names. */
   placeholders: string[];
 }
 
@@ -90,8 +113,9 @@ export function buildBwrapInvocation(
   args.push('--cap-drop', 'ALL');
   if (options.disableUserns !== false) args.push('--disable-userns');
 
-  const filesystem = filesystemArgs(policy, options.seccompDir);
+  const filesystem = filesystemArgs(policy);
   filesystem.args.push(...maskArgs(options.maskSockets ?? privilegedSockets()));
+  filesystem.args.push(...maskDirArgs(options.maskSocketDirs ?? socketDirectories()));
   args.push(...filesystem.args);
   if (options.mountProc !== false) args.push('--proc', '/proc');
   if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd));
@@ -99,7 +123,7 @@ export function buildBwrapInvocation(
   return { args, placeholders: filesystem.placeholders };
 }
 
-function filesystemArgs(policy: SandboxPolicy, seccompDir: string | undefined): BwrapMounts {
+function filesystemArgs(policy: SandboxPolicy): BwrapMounts {
   const args = policy.mode === 'danger-full-access' ? ['--bind', '/', '/'] : ['--ro-bind', '/', '/'];
   // After the root and before the writable binds, so a writable root under /dev still shows.
   args.push('--dev', '/dev');
@@ -115,27 +139,55 @@ function filesystemArgs(policy: SandboxPolicy, seccompDir: string | undefined): 
     for (const subpath of root.readOnlySubpaths) if (insideWritable(subpath)) readOnly.add(subpath);
   }
   for (const real of protectedPathsCreatedSince(policy)) if (insideWritable(real)) readOnly.add(real);
-  if (seccompDir !== undefined && insideWritable(seccompDir)) readOnly.add(seccompDir);
   // `-try`: a protected path deleted since the policy was resolved is skipped, not fatal.
   for (const subpath of [...readOnly].sort()) args.push('--ro-bind-try', subpath, subpath);
 
   for (const root of policy.writableRoots) {
     for (const missing of root.missingProtected) {
-      const shared = placeholderUsers.has(missing);
-      if (!shared && exists(missing)) {
-        // Created by the user since the policy was resolved.
-        if (!readOnly.has(missing)) args.push('--ro-bind-try', missing, missing);
+      if (readOnly.has(missing)) continue;
+      if (!ensureEmptyMountPoint(missing)) {
+        // Created by the user since the policy was resolved (a file): keep it read-only as it is.
+        if (exists(missing)) args.push('--ro-bind-try', missing, missing);
         continue;
       }
-      // bwrap must create the mount point on the host; where we cannot write (a read-only checkout)
-      // the command cannot create the directory either, and trying would make bwrap fail.
-      if (!shared && !canCreateIn(path.dirname(missing))) continue;
-      // Missing, or a concurrent run's placeholder: share it, so the last user removes it.
-      args.push('--ro-bind', '/dev/null', missing);
+      args.push('--ro-bind', missing, missing);
       placeholders.push(missing);
     }
   }
   return { args, placeholders };
+}
+
+/**
+ * Makes `dir` exist as a directory (an empty one when rig creates it). False when it cannot be
+ * created (a read-only checkout: then the command cannot create it either) or when something
+ * other than a directory is there now (a file the user created since: bound read-only as it is).
+ */
+function ensureEmptyMountPoint(dir: string): boolean {
+  try {
+    fs.mkdirSync(dir, { mode: 0o755 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+  }
+  try {
+    return fs.lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function maskDirArgs(dirs: readonly string[]): string[] {
+  const masked = new Set<string>();
+  for (const dir of dirs) {
+    const real = realOrUndefined(dir);
+    if (real === undefined) continue;
+    try {
+      if (fs.statSync(real).isDirectory()) masked.add(real);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return [...masked].flatMap((real) => ['--tmpfs', real]);
 }
 
 function maskArgs(sockets: readonly string[]): string[] {
@@ -146,15 +198,6 @@ function maskArgs(sockets: readonly string[]): string[] {
     if (real !== undefined) masked.add(real);
   }
   return [...masked].flatMap((real) => ['--ro-bind', '/dev/null', real]);
-}
-
-function canCreateIn(dir: string): boolean {
-  try {
-    fs.accessSync(dir, fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function exists(p: string): boolean {
@@ -172,34 +215,4 @@ function realOrUndefined(p: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-const placeholderUsers = new Map<string, number>();
-
-/**
- * Record that a command is about to run with these placeholders; the returned function, called
- * when the command has exited, removes each placeholder nobody else in this process still uses.
- * Only an empty regular file is removed, so a file the user created meanwhile is never deleted.
- */
-export function claimPlaceholders(placeholders: readonly string[]): () => void {
-  for (const p of placeholders) placeholderUsers.set(p, (placeholderUsers.get(p) ?? 0) + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    for (const p of placeholders) {
-      const users = (placeholderUsers.get(p) ?? 1) - 1;
-      if (users > 0) {
-        placeholderUsers.set(p, users);
-        continue;
-      }
-      placeholderUsers.delete(p);
-      try {
-        const stat = fs.lstatSync(p);
-        if (stat.isFile() && stat.size === 0) fs.unlinkSync(p);
-      } catch {
-        // Already gone.
-      }
-    }
-  };
 }

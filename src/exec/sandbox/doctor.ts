@@ -5,6 +5,7 @@ import { bwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
 import type { SandboxPolicy } from './policy.js';
 import { SANDBOX_EXEC } from './seatbelt.js';
 import { networkOffSeccompProgram } from './seccomp.js';
+import { unixSocketReport } from './socket-report.js';
 
 export interface DoctorOptions {
   platform?: NodeJS.Platform;
@@ -49,6 +50,9 @@ export function sandboxDoctorReport(options: DoctorOptions = {}): string {
       const ro = [...root.readOnlySubpaths, ...root.missingProtected];
       lines.push(`  writable: ${root.root}${ro.length > 0 ? ` (read-only inside: ${ro.join(', ')})` : ''}`);
     }
+    if (policy.rigHome !== undefined && policy.mode !== 'danger-full-access') lines.push(`  read-only for commands: RIG_HOME ${policy.rigHome}`);
+    lines.push(...unixSocketReport(policy, undefined, platform));
+    for (const note of policy.scanNotes) lines.push(`  ${note}`);
     for (const warning of policy.warnings) lines.push(`  warning: ${warning}`);
   }
   return lines.join('\n');

@@ -3,11 +3,11 @@
 // cannot run here, wrapping throws instead of handing back the bare command: a command meant to be
 // sandboxed never runs unsandboxed by accident.
 import fs from 'node:fs';
-import { claimPlaceholders, buildBwrapInvocation } from './bwrap.js';
+import { buildBwrapInvocation } from './bwrap.js';
 import { bwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
 import type { SandboxPolicy } from './policy.js';
 import { SANDBOX_EXEC, buildSeatbeltArgs } from './seatbelt.js';
-import { networkOffSeccompFile, type SeccompFile } from './seccomp.js';
+import { openSeccompDescriptor, seccompProgram, type SeccompDescriptor, type SeccompKind } from './seccomp.js';
 
 export type SandboxBackend = 'bwrap' | 'seatbelt' | 'none';
 
@@ -17,7 +17,7 @@ export interface WrappedCommand {
   backend: SandboxBackend;
   /** Variables to add to the child's environment (tells tools they are sandboxed / offline). */
   env: Record<string, string>;
-  /** Call after the process exited (removes bwrap mount-point placeholders). Idempotent. */
+  /** Call after the process exited (closes the filter's descriptor, releases mount points). Idempotent. */
   cleanup: () => void;
 }
 
@@ -26,8 +26,8 @@ export interface WrapOptions {
   diagnosis?: () => BwrapDiagnosis;
   /** The command runs on a private PTY: keep it attached to that terminal (no --new-session). */
   tty?: boolean;
-  /** Seccomp program for network-off runs; `null` disables it (tests of the namespace alone). */
-  seccomp?: () => SeccompFile | undefined | null;
+  /** The seccomp program's descriptor for a run; `null` disables the filter (tests of the namespace alone). */
+  seccomp?: (kind: SeccompKind) => SeccompDescriptor | undefined | null;
   /** Daemon sockets to hide (bwrap); defaults to the built-in list of privileged ones. */
   maskSockets?: readonly string[];
 }
@@ -118,35 +118,55 @@ function wrapWithBwrap(
       diagnosis.fix,
     );
   }
-  let seccomp: SeccompFile | undefined;
+  let seccomp: SeccompDescriptor | undefined;
+  const kind = seccompKindFor(policy);
   try {
-    seccomp = policy.networkAccess ? undefined : ((options.seccomp ?? networkOffSeccompFile)() ?? undefined);
+    if (kind !== undefined) seccomp = (options.seccomp ?? defaultSeccomp)(kind) ?? undefined;
   } catch (error) {
     throw new SandboxUnavailableError(
-      `The sandbox's network filter could not be written, so the command was not run: ${(error as Error).message}`,
+      `The sandbox's seccomp filter could not be prepared, so the command was not run: ${(error as Error).message}`,
       'bwrap',
       'Make the temp directory ($TMPDIR or /tmp) writable for rig.',
     );
   }
-  const invocation = buildBwrapInvocation(policy, argv, cwd, {
-    disableUserns: diagnosis.supportsDisableUserns,
-    mountProc: diagnosis.mountProc,
-    newSession: options.tty !== true,
-    ...(options.maskSockets ? { maskSockets: options.maskSockets } : {}),
-    ...(seccomp ? { seccompFd: SECCOMP_FD, seccompDir: seccomp.dir } : {}),
-  });
+  let invocation;
+  try {
+    invocation = buildBwrapInvocation(policy, argv, cwd, {
+      disableUserns: diagnosis.supportsDisableUserns,
+      mountProc: diagnosis.mountProc,
+      newSession: options.tty !== true,
+      ...(options.maskSockets ? { maskSockets: options.maskSockets } : {}),
+      ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+    });
+  } catch (error) {
+    seccomp?.close();
+    throw error;
+  }
   // bwrap reads the filter from a descriptor; a one-line sh opens it, so the process layer (pipes
-  // or a PTY, which cannot pass extra descriptors) needs no special support.
+  // or a PTY, which cannot pass extra descriptors) needs no special support. The path is rig's own
+  // descriptor of an unnamed file: nothing outside rig can name or rewrite it.
   const wrapped = seccomp
-    ? ['/bin/sh', '-c', `exec ${SECCOMP_FD}<"$0" && exec "$@"`, seccomp.file, diagnosis.bwrapPath, ...invocation.args]
+    ? ['/bin/sh', '-c', `exec ${SECCOMP_FD}<"$0" && exec "$@"`, seccomp.path, diagnosis.bwrapPath, ...invocation.args]
     : [diagnosis.bwrapPath, ...invocation.args];
   return {
     argv: wrapped,
     sandboxed: true,
     backend: 'bwrap',
     env: { ...env, RIG_SANDBOX: 'bwrap' },
-    cleanup: claimPlaceholders(invocation.placeholders),
+    cleanup: () => seccomp?.close(),
   };
+}
+
+/** Which filter a policy needs: network off, host UNIX sockets off (network on), or none. */
+export function seccompKindFor(policy: SandboxPolicy): SeccompKind | undefined {
+  if (policy.mode === 'danger-full-access') return undefined;
+  if (!policy.networkAccess) return 'network-off';
+  return policy.allowUnixSockets ? undefined : 'host-sockets-off';
+}
+
+function defaultSeccomp(kind: SeccompKind): SeccompDescriptor | undefined {
+  const program = seccompProgram(kind);
+  return program === undefined ? undefined : openSeccompDescriptor(program);
 }
 
 const DENIAL_KEYWORDS = [
@@ -181,7 +201,7 @@ export function isLikelySandboxDenial(exitCode: number | null, output: string): 
 
 export { bwrapDiagnosis, diagnoseBwrap, findBwrap, resetBwrapDiagnosis } from './detect.js';
 export type { BwrapDiagnosis, DiagnoseOptions, ProbeResult } from './detect.js';
-export { buildBwrapArgs, privilegedSockets, type BwrapOptions } from './bwrap.js';
+export { buildBwrapArgs, privilegedSockets, socketDirectories, type BwrapOptions } from './bwrap.js';
 export { buildSeatbeltArgs, buildSeatbeltProfile, SANDBOX_EXEC } from './seatbelt.js';
 export {
   PROTECTED_NAMES,

@@ -3,7 +3,9 @@
 // turns every root into its real path once, so backends and the in-process write check agree on
 // the same concrete directories and never touch the file system again for them per command.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { scanWritableRoot } from './protected-scan.js';
 
 export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
 
@@ -34,6 +36,18 @@ export interface SandboxSettings {
   networkAccess?: boolean;
   excludeTmpdirEnvVar?: boolean;
   excludeSlashTmp?: boolean;
+  /**
+   * `sandbox_workspace_write.allow_unix_sockets`: with the network on, let commands create UNIX
+   * sockets (ssh-agent, D-Bus, ...). Off by default: see seccomp.ts for what that costs.
+   */
+  allowUnixSockets?: boolean;
+  /**
+   * RIG_HOME (config, rules, sessions): read-only for commands wherever it lies. Defaults to
+   * $RIG_HOME, else $HOME/.rig, from `env`.
+   */
+  rigHome?: string;
+  /** Walk the workspace for nested .rig/.codex/.agents and stale edit temp files (default true). */
+  scan?: boolean;
   /** Environment used for $TMPDIR; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -57,8 +71,14 @@ export interface SandboxPolicy {
   networkAccess: boolean;
   excludeTmpdirEnvVar: boolean;
   excludeSlashTmp: boolean;
+  /** Network on: may commands create UNIX sockets? (Network off: connect() is refused anyway.) */
+  allowUnixSockets: boolean;
+  /** Real path of RIG_HOME when it exists. */
+  rigHome?: string;
   /** Configured roots that were skipped, with why (shown by `rig doctor` and at startup). */
   warnings: string[];
+  /** Facts about the start-up walk for `rig doctor` (nested config found, walk cut short, temps removed). */
+  scanNotes: string[];
 }
 
 export class SandboxPolicyError extends Error {
@@ -87,8 +107,13 @@ export function resolveSandboxPolicy(settings: SandboxSettings): SandboxPolicy {
     networkAccess,
     excludeTmpdirEnvVar: settings.excludeTmpdirEnvVar === true,
     excludeSlashTmp: settings.excludeSlashTmp === true,
+    allowUnixSockets: settings.allowUnixSockets === true,
   };
-  if (settings.mode !== 'workspace-write') return { ...base, writableRoots: [], warnings: [] };
+  const env = settings.env ?? process.env;
+  const rigHomeSetting = settings.rigHome ?? defaultRigHome(env);
+  const rigHome = realOrUndefined(rigHomeSetting);
+  const withHome = rigHome === undefined ? base : { ...base, rigHome };
+  if (settings.mode !== 'workspace-write') return { ...withHome, writableRoots: [], warnings: [], scanNotes: [] };
 
   const warnings: string[] = [];
   const candidates: Array<{ dir: string; source: string }> = [{ dir: cwd, source: 'working directory' }];
@@ -98,7 +123,7 @@ export function resolveSandboxPolicy(settings: SandboxSettings): SandboxPolicy {
     candidates.push({ dir, source: 'sandbox_workspace_write.writable_roots' });
   }
   if (!base.excludeSlashTmp) candidates.push({ dir: '/tmp', source: '/tmp' });
-  const tmpdir = (settings.env ?? process.env).TMPDIR;
+  const tmpdir = env.TMPDIR;
   if (!base.excludeTmpdirEnvVar && tmpdir) candidates.push({ dir: tmpdir, source: '$TMPDIR' });
 
   const roots = new Set<string>();
@@ -119,7 +144,45 @@ export function resolveSandboxPolicy(settings: SandboxSettings): SandboxPolicy {
   }
   const ordered = [...roots].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
   const writableRoots = ordered.map((root) => protectRoot(root, root === cwd));
-  return { ...base, writableRoots, warnings };
+  const scanNotes: string[] = [];
+  const temporary = new Set([realOrUndefined('/tmp'), tmpdir ? realOrUndefined(tmpdir) : undefined]);
+  for (const root of writableRoots) {
+    // Shared temp directories are nobody's project; walking them would cost without finding config.
+    if (settings.scan === false || (temporary.has(root.root) && root.root !== cwd)) continue;
+    const scan = scanWritableRoot(root.root);
+    root.readOnlySubpaths = [...new Set([...root.readOnlySubpaths, ...scan.protectedDirs])].sort();
+    for (const dir of scan.protectedDirs) scanNotes.push(`read-only (agent config found at start): ${dir}`);
+    if (scan.removedTemps.length > 0) scanNotes.push(`removed ${scan.removedTemps.length} temp file(s) of interrupted edits under ${root.root}`);
+    if (scan.truncated) scanNotes.push(`walk ${scan.truncated}: agent config deeper than that is not made read-only`);
+  }
+  protectRigHome(writableRoots, rigHomeSetting, rigHome);
+  return { ...withHome, writableRoots, warnings, scanNotes };
+}
+
+/** $RIG_HOME if set, else ~/.rig (the same rule as config's resolveRigHome, which exec cannot import). */
+function defaultRigHome(env: NodeJS.ProcessEnv): string {
+  const fromEnv = env['RIG_HOME'];
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return path.resolve(fromEnv);
+  return path.join(env['HOME'] || os.homedir(), '.rig');
+}
+
+/**
+ * RIG_HOME inside a writable root (RIG_HOME=$(mktemp -d) puts it under /tmp) would let a command
+ * rewrite the user's config and rules: bind it read-only, or keep it from being created.
+ */
+function protectRigHome(roots: WritableRoot[], configured: string, real: string | undefined): void {
+  for (const root of roots) {
+    if (real !== undefined) {
+      if (isWithin(real, root.root) && !root.readOnlySubpaths.includes(real)) {
+        root.readOnlySubpaths = [...root.readOnlySubpaths, real].sort();
+      }
+      continue;
+    }
+    const missing = path.resolve(configured);
+    if (isWithin(missing, root.root) && missing !== root.root && !root.missingProtected.includes(missing)) {
+      root.missingProtected.push(missing);
+    }
+  }
 }
 
 function protectRoot(root: string, isWorkspace: boolean): WritableRoot {
@@ -127,6 +190,7 @@ function protectRoot(root: string, isWorkspace: boolean): WritableRoot {
   const missing: string[] = [];
   for (const name of PROTECTED_NAMES) {
     const entry = path.join(root, name);
+    if (isWorkspace && PROTECTED_EVEN_IF_MISSING.includes(name)) removeLegacyPlaceholder(entry);
     if (!lexists(entry)) {
       if (isWorkspace && PROTECTED_EVEN_IF_MISSING.includes(name)) missing.push(entry);
       continue;
@@ -142,6 +206,20 @@ function protectRoot(root: string, isWorkspace: boolean): WritableRoot {
     }
   }
   return { root, readOnlySubpaths: [...readOnly].sort(), missingProtected: missing };
+}
+
+/**
+ * rig 0.1 mounted /dev/null on missing .rig/.codex, so bubblewrap left a 0-byte read-only file
+ * there when rig was killed mid-command. Such a file holds nothing; it is replaced by nothing (the
+ * mount point is created as an empty directory when a command needs it).
+ */
+function removeLegacyPlaceholder(entry: string): void {
+  try {
+    const stat = fs.lstatSync(entry);
+    if (stat.isFile() && stat.size === 0 && (stat.mode & 0o222) === 0) fs.unlinkSync(entry);
+  } catch {
+    // Absent, or not ours to remove.
+  }
 }
 
 /**

@@ -1,14 +1,28 @@
-// A seccomp filter for sandboxed commands whose network is off. The network namespace already
-// cuts TCP/UDP to the host, but path-named UNIX sockets live in the file system and stay reachable
-// through a read-only mount (connect() only needs the name): /var/run/docker.sock would be a full
-// escape. So with the network off: connect() fails, socket() works only for AF_UNIX (socketpair-based
-// IPC between the command's own processes keeps working), sendto() to an explicit
-// address fails, and io_uring (which can open sockets without socket()) is unavailable.
-// Not covered: sendmsg()/sendmmsg() with a destination name to a datagram UNIX socket outside
-// (e.g. /dev/log); denying sendmsg would break descriptor passing in ordinary programs. Also
-// failing: getifaddrs() (netlink needs sendto with an address), e.g. Node's os.networkInterfaces().
+// Seccomp filters for sandboxed commands, assembled here as classic BPF and handed to bwrap
+// through `--seccomp <fd>`.
 //
-// The program is classic BPF, assembled here and handed to bwrap through `--seccomp <fd>`.
+// network off: the network namespace already cuts TCP/UDP to the host, but path-named UNIX
+// sockets live in the file system and stay reachable through a read-only mount (connect() only
+// needs the name): /var/run/docker.sock would be a full escape. So connect() fails, socket() works
+// only for AF_UNIX (socketpair-based IPC between the command's own processes keeps working),
+// sendto() to an explicit address fails, and io_uring (which can open sockets without socket())
+// is unavailable. Not covered: sendmsg()/sendmmsg() with a destination name to a datagram UNIX
+// socket outside (e.g. /dev/log); denying sendmsg would break descriptor passing in ordinary
+// programs. Also failing: getifaddrs() (netlink needs sendto with an address).
+//
+// host sockets off (network on): the command shares the host's network namespace, and with it
+// the abstract UNIX socket namespace (X11, D-Bus, containerd shims listen there) that no mount can
+// hide; seccomp cannot read the address a connect() names, so the only kernel-enforced line is
+// refusing to create AF_UNIX sockets at all: socket(AF_UNIX, ...) fails with EPERM while
+// socketpair() (pipes between the command's own processes) and every other family work. What this
+// breaks inside the sandbox: clients of host daemons over UNIX sockets (ssh-agent, gpg-agent, the
+// D-Bus session bus, a local PostgreSQL socket, git's credential-cache) and tools that talk to a
+// server of their own over a named socket. `sandbox_workspace_write.allow_unix_sockets = true`
+// (user config only) turns the filter off; the daemon sockets masked in bwrap.ts stay hidden.
+//
+// Each filter is written into an unnamed file (O_TMPFILE) for every command and read by the
+// trampoline through /proc/<rig pid>/fd/<n>, so no path another process could rewrite is ever
+// used; the file disappears with its last descriptor.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +91,27 @@ function networkOffProgram(table: ArchTable): Insn[] {
   return insns;
 }
 
+/** network on: refuse only socket(AF_UNIX, ...) (and the ABIs and io_uring that would bypass it). */
+function hostSocketsOffProgram(table: ArchTable): Insn[] {
+  const insns: Insn[] = [
+    { op: 'ld', offset: arch },
+    { op: 'jeq', k: table.auditArch, ifTrue: null, ifFalse: 'deny' },
+    { op: 'ld', offset: nr },
+  ];
+  if (table.rejectX32) insns.push({ op: 'jge', k: X32_SYSCALL_BIT, ifTrue: 'deny', ifFalse: null });
+  insns.push(
+    { op: 'jeq', k: table.ioUringSetup, ifTrue: 'deny', ifFalse: null },
+    { op: 'jeq', k: table.socket, ifTrue: null, ifFalse: 'allow' },
+    { op: 'ld', offset: argLow(0) },
+    { op: 'jeq', k: AF_UNIX, ifTrue: 'deny', ifFalse: 'allow' },
+    { op: 'label', name: 'allow' },
+    { op: 'ret', k: SECCOMP_RET_ALLOW },
+    { op: 'label', name: 'deny' },
+    { op: 'ret', k: SECCOMP_RET_ERRNO | EPERM },
+  );
+  return insns;
+}
+
 function assemble(insns: Insn[]): Buffer {
   const labels = new Map<string, number>();
   let index = 0;
@@ -112,40 +147,101 @@ function assemble(insns: Insn[]): Buffer {
   return out;
 }
 
+export type SeccompKind = 'network-off' | 'host-sockets-off';
+
 /** The filter for this CPU, or undefined where we have no syscall table (then no filter is used). */
-export function networkOffSeccompProgram(cpu: string = process.arch): Buffer | undefined {
+export function seccompProgram(kind: SeccompKind, cpu: string = process.arch): Buffer | undefined {
   const table = ARCHES[cpu];
-  return table === undefined ? undefined : assemble(networkOffProgram(table));
+  if (table === undefined) return undefined;
+  return assemble(kind === 'network-off' ? networkOffProgram(table) : hostSocketsOffProgram(table));
 }
 
-export interface SeccompFile {
-  /** Directory holding the program; bound read-only into every sandbox that could write it. */
-  dir: string;
-  file: string;
+export function networkOffSeccompProgram(cpu: string = process.arch): Buffer | undefined {
+  return seccompProgram('network-off', cpu);
 }
 
-let cached: (SeccompFile & { ino: number; size: number }) | undefined;
+export interface SeccompDescriptor {
+  /** What the trampoline opens: /proc/<rig pid>/fd/<n>, an unnamed read-only file. */
+  path: string;
+  /** Closes rig's descriptor (after the command exited). Idempotent. */
+  close(): void;
+}
+
+const O_TMPFILE = 0o20000000 | fs.constants.O_DIRECTORY;
 
 /**
- * The program written once per process into a private directory. Checked by inode and size on each
- * use so that a file replaced behind our back (by an unsandboxed command) is written again.
+ * A fresh unnamed file holding `program`, opened read-only. Tries O_TMPFILE in the temp directory
+ * and /dev/shm; where neither supports it, a file created in a private directory and unlinked at
+ * once (named for microseconds, in a directory only this user can list).
  */
-export function networkOffSeccompFile(): SeccompFile | undefined {
-  const program = networkOffSeccompProgram();
-  if (program === undefined) return undefined;
-  if (cached !== undefined) {
+export function openSeccompDescriptor(program: Buffer): SeccompDescriptor {
+  removeStaleSeccompDirs();
+  const fd = unnamedReadOnlyFile(program);
+  let open = true;
+  return {
+    path: `/proc/${process.pid}/fd/${fd}`,
+    close() {
+      if (!open) return;
+      open = false;
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // Already closed.
+      }
+    },
+  };
+}
+
+function unnamedReadOnlyFile(program: Buffer): number {
+  for (const dir of [os.tmpdir(), '/dev/shm']) {
+    let writable: number | undefined;
     try {
-      const stat = fs.statSync(cached.file);
-      if (stat.ino === cached.ino && stat.size === cached.size) return { dir: cached.dir, file: cached.file };
+      writable = fs.openSync(dir, O_TMPFILE | fs.constants.O_RDWR, 0o400);
+      fs.writeSync(writable, program);
+      // A read-only descriptor of the same inode: nothing handed on can write through it.
+      return fs.openSync(`/proc/self/fd/${writable}`, fs.constants.O_RDONLY);
     } catch {
-      // Removed (tmp cleaner, rm -rf /tmp/*): write it again below.
+      // No O_TMPFILE on this file system: next candidate.
+    } finally {
+      if (writable !== undefined) fs.closeSync(writable);
     }
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rig-seccomp-'));
-  const file = path.join(dir, 'network-off.bpf');
-  fs.writeFileSync(file, program, { mode: 0o400 });
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const stat = fs.statSync(file);
-  cached = { dir, file, ino: stat.ino, size: stat.size };
-  return { dir, file };
+  const file = path.join(dir, 'filter.bpf');
+  try {
+    fs.writeFileSync(file, program, { mode: 0o400, flag: 'wx' });
+    return fs.openSync(file, fs.constants.O_RDONLY);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let staleRemoved = false;
+
+/**
+ * Earlier versions kept the program in `$TMPDIR/rig-seccomp-*` directories, left behind when rig
+ * was killed. Removed once per process: only directories of that name holding nothing but the
+ * program file.
+ */
+export function removeStaleSeccompDirs(tmp: string = os.tmpdir()): void {
+  if (staleRemoved) return;
+  staleRemoved = true;
+  let names: string[];
+  try {
+    names = fs.readdirSync(tmp).filter((name) => name.startsWith('rig-seccomp-'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = path.join(tmp, name);
+    try {
+      const stat = fs.lstatSync(dir);
+      if (!stat.isDirectory() || stat.uid !== process.getuid?.()) continue;
+      const inside = fs.readdirSync(dir);
+      if (inside.some((entry) => entry !== 'network-off.bpf' && entry !== 'filter.bpf')) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
 }

@@ -1,8 +1,13 @@
-// Human output of `rig exec`: progress (commands, edits, plans, retries) goes to stderr, and stdout
-// carries only the answer, so `rig exec ... > answer.txt` captures just that. Agent messages either
-// stream to stdout as they arrive (a terminal) or are printed to stderr when complete, leaving stdout
-// to the caller, who writes the final answer there once the turn is over (a pipe or a file).
-import type { ThreadEvent, ThreadItem } from '../../protocol/index.js';
+// Human output of `rig exec` (and the line REPL), modelled on `codex exec`: a header block naming
+// what runs and how, each command with the tail of its output and its exit status, file changes
+// with their diffs, harness file reads and searches, the reason of every failure, and the tokens
+// used. All of it goes to stderr; stdout carries only the answer, so `rig exec ... > answer.txt`
+// captures just that. Agent messages either stream to stdout as they arrive (a terminal) or are
+// printed to stderr when complete, leaving stdout to the caller, who writes the final answer there
+// once the turn is over (a pipe or a file).
+import { isAbsolute, relative } from 'node:path';
+import type { FileToolItem, ThreadEvent, ThreadItem, TokenUsage } from '../../protocol/index.js';
+import { kindLetter, renderDiff, shellQuote } from '../approval-format.js';
 
 export interface HumanRendererOptions {
   stdout: (text: string) => void;
@@ -10,31 +15,119 @@ export interface HumanRendererOptions {
   color: boolean;
   /** 'stream' (the default): agent messages stream to stdout. 'stderr': each is printed to stderr when complete. */
   agentMessages?: 'stream' | 'stderr';
+  /** Lines of a command's output shown, from its end (default 10). */
+  tailLines?: number;
+  /** File paths under this directory are shown relative to it. */
+  cwd?: string;
+  /** Print the tokens used when a turn ends (rig exec does; a REPL shows them its own way). */
+  showTokens?: boolean;
+}
+
+/** What the header says about a run; all of it is known once the session is open. */
+export interface RunFacts {
+  version: string;
+  workdir: string;
+  model: string;
+  provider: { id: string; name: string };
+  harness: string;
+  sandbox: string;
+  approvals: string;
+  sessionId: string;
+  reasoningEffort?: string;
+}
+
+const RULE = '--------';
+const DEFAULT_TAIL_LINES = 10;
+const MAX_LINE_CHARS = 240;
+const DIFF_LINES_PER_FILE = 40;
+
+/** The block `rig exec` prints first, as `codex exec` does: what runs, where, and how. */
+export function renderHeader(facts: RunFacts, color: boolean): string {
+  const label = (name: string) => (color ? `\x1b[1m${name}:\x1b[22m` : `${name}:`);
+  const provider = facts.provider.name && facts.provider.name !== facts.provider.id ? `${facts.provider.id} (${facts.provider.name})` : facts.provider.id;
+  const rows: [string, string][] = [
+    ['workdir', facts.workdir],
+    ['model', facts.model],
+    ['provider', provider],
+    ['harness', facts.harness],
+    ['sandbox', facts.sandbox],
+    ['approvals', facts.approvals],
+    ...(facts.reasoningEffort ? ([['reasoning effort', facts.reasoningEffort]] as [string, string][]) : []),
+    ['session id', facts.sessionId],
+  ];
+  return [`rig ${facts.version}`, RULE, ...rows.map(([name, value]) => `${label(name)} ${value}`), RULE, ''].join('\n');
+}
+
+/** "tokens used: 12,345 (input 10,000 of which 8,000 cached, output 2,345)". */
+export function formatTokens(usage: TokenUsage): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const total = usage.input_tokens + usage.output_tokens;
+  const cached = usage.cached_input_tokens > 0 ? ` of which ${n(usage.cached_input_tokens)} cached` : '';
+  const reasoning = usage.reasoning_output_tokens > 0 ? ` of which ${n(usage.reasoning_output_tokens)} reasoning` : '';
+  return `tokens used: ${n(total)} (input ${n(usage.input_tokens)}${cached}, output ${n(usage.output_tokens)}${reasoning})`;
 }
 
 export function createHumanRenderer(options: HumanRendererOptions): (event: ThreadEvent) => void {
   const dim = (text: string) => (options.color ? `\x1b[2m${text}\x1b[22m` : text);
   const bold = (text: string) => (options.color ? `\x1b[1m${text}\x1b[22m` : text);
+  const red = (text: string) => (options.color ? `\x1b[31m${text}\x1b[39m` : text);
   const streaming = (options.agentMessages ?? 'stream') === 'stream';
+  const tailLines = options.tailLines ?? DEFAULT_TAIL_LINES;
   const streamed = new Set<string>();
   let lineOpen = false;
+  let usage: TokenUsage | undefined;
 
   const endLine = () => {
     if (lineOpen) options.stdout('\n');
     lineOpen = false;
   };
 
+  const commandTail = (output: string): string[] => {
+    const lines = output.split('\n');
+    while (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
+    const shown = lines.slice(-tailLines).map((line) => dim(`  ${clip(line)}`));
+    if (lines.length > tailLines) shown.unshift(dim(`  … ${lines.length - tailLines} earlier line${lines.length - tailLines === 1 ? '' : 's'}`));
+    return shown;
+  };
+
+  const shownPath = (path: string): string => {
+    if (!options.cwd) return path;
+    const rel = relative(options.cwd, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  };
+
+  const describeFileTool = (item: FileToolItem): string => {
+    const what = item.action === 'search'
+      ? `${bold('search')} ${JSON.stringify(item.target)}${item.scope ? ` in ${item.scope}` : ''}`
+      : `${bold(item.action)} ${item.target}`;
+    if (item.status === 'failed') return `${what} ${red('failed')}: ${item.error?.message ?? 'no reason given'}`;
+    return `${what} ${dim(`(${item.summary})`)}`;
+  };
+
   const describeItem = (item: ThreadItem, phase: 'started' | 'completed' | 'updated'): string | undefined => {
     switch (item.type) {
-      case 'command_execution':
+      case 'command_execution': {
         if (phase === 'started') return `${bold('$')} ${item.command}`;
         // An update only says the command is still running (e.g. left in the background).
         if (phase === 'updated') return undefined;
         if (item.status === 'declined') return dim(`  declined: ${firstLine(item.aggregated_output)}`);
-        return dim(`  exit ${item.exit_code ?? '?'}${summarizeOutput(item.aggregated_output)}`);
-      case 'file_change':
+        const tail = commandTail(item.aggregated_output);
+        const status = item.exit_code !== null ? `exit ${item.exit_code}` : item.status === 'failed' ? 'failed (no exit status: killed or never started)' : 'still running';
+        const painted = item.exit_code === 0 ? dim(`  ${status}`) : `  ${red(status)}`;
+        return [...tail, painted].join('\n');
+      }
+      case 'file_change': {
         if (phase !== 'completed') return undefined;
-        return item.changes.map((c) => `${bold(kindLetter(c.kind))} ${c.path}`).join('\n') + (item.status === 'failed' ? dim('  (failed)') : '');
+        const lines: string[] = [];
+        for (const change of item.changes) {
+          lines.push(`${bold(kindLetter(change.kind))} ${shownPath(change.path)}`);
+          if (item.status === 'completed' && change.diff) lines.push(...renderDiff(change.diff, { color: options.color, maxDiffLines: DIFF_LINES_PER_FILE }));
+        }
+        if (item.status === 'failed') lines.push(`  ${red('not changed')}: ${item.error?.message ?? 'no reason given'}`);
+        return lines.join('\n');
+      }
+      case 'file_tool':
+        return phase === 'completed' ? describeFileTool(item) : undefined;
       case 'todo_list':
         // The completed list repeats the last update.
         if (phase === 'completed') return undefined;
@@ -51,6 +144,10 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
       default:
         return undefined;
     }
+  };
+
+  const printTokens = () => {
+    if (options.showTokens && usage && usage.input_tokens + usage.output_tokens > 0) options.stderr(`${dim(formatTokens(usage))}\n`);
   };
 
   return (event) => {
@@ -85,16 +182,28 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
         }
         return;
       }
+      case 'usage.updated':
+        usage = event.total;
+        return;
       case 'model.retry':
         // A retry starts the answer over: close the partial line rather than glue the next attempt to it.
         endLine();
         return;
-      case 'approval.requested':
+      case 'approval.requested': {
         endLine();
-        options.stderr(`approval needed: ${event.request.kind === 'exec' ? event.request.command.join(' ') : event.request.paths.join(', ')}\n`);
+        const request = event.request;
+        const what = request.kind === 'exec' ? `${bold('$')} ${shellQuote(request.command)}` : request.paths.join(', ');
+        options.stderr(`approval needed: ${what}${request.reason ? ` (${request.reason})` : ''}\n`);
+        return;
+      }
+      case 'turn.completed':
+        usage = event.usage;
+        endLine();
+        printTokens();
         return;
       case 'turn.failed':
         endLine();
+        printTokens();
         return;
       case 'error':
         endLine();
@@ -106,16 +215,10 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
   };
 }
 
-function kindLetter(kind: 'add' | 'delete' | 'update'): string {
-  return kind === 'add' ? 'A' : kind === 'delete' ? 'D' : 'M';
-}
-
 function firstLine(text: string): string {
   return text.split('\n', 1)[0] ?? '';
 }
 
-function summarizeOutput(output: string): string {
-  const lines = output.split('\n').filter((line) => line.trim() !== '');
-  if (lines.length === 0) return '';
-  return `, ${lines.length} line${lines.length === 1 ? '' : 's'} of output`;
+function clip(line: string): string {
+  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS - 1)}…` : line;
 }

@@ -5,8 +5,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { Engine, type ResumeTarget, type ThreadStartRequest } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
-import type { JsonSchema } from '../../protocol/index.js';
-import { createHumanRenderer } from './human.js';
+import { rigVersion } from '../../core/version.js';
+import type { JsonSchema, ThreadEvent } from '../../protocol/index.js';
+import { createHumanRenderer, renderHeader, type RunFacts } from './human.js';
 import { createJsonlRenderer } from './jsonl.js';
 import { resolvePrompt } from './prompt.js';
 
@@ -25,8 +26,10 @@ const EXIT_INTERRUPTED = 130;
 
 export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   const json = input.json;
-  const stdout = (text: string) => process.stdout.write(text);
-  const stderr = (text: string) => process.stderr.write(text);
+  // Until the thread exists there is nothing to redact with; after that, every line is redacted.
+  let redact: { out: (text: string) => string; err: (text: string) => string } = { out: (t) => t, err: (t) => t };
+  const stdout = (text: string) => process.stdout.write(redact.out(text));
+  const stderr = (text: string) => process.stderr.write(redact.err(text));
   const fail = (message: string): number => {
     if (json) stdout(`${JSON.stringify({ type: 'error', message })}\n`);
     stderr(`rig: ${message}\n`);
@@ -37,25 +40,33 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   const color = input.color === 'always' || (input.color !== 'never' && Boolean(process.stderr.isTTY) && !process.env['NO_COLOR']);
   // As codex exec: on a terminal the answer streams; into a pipe or file only the final answer goes.
   const stdoutIsTerminal = Boolean(process.stdout.isTTY);
-  const render = json
-    ? createJsonlRenderer(stdout)
-    : createHumanRenderer({ stdout, stderr, color, agentMessages: stdoutIsTerminal ? 'stream' : 'stderr' });
 
   const engine = new Engine({ env: process.env, source: 'exec' });
-  // Subscribed before the thread exists: thread.started (and the warnings after it) come first.
-  engine.subscribe((envelope) => render(envelope.event));
+  // Subscribed before the thread exists. What loading emits (thread.started, then the warnings) is
+  // held until the thread is there: the redactor and the header need it.
+  const held: ThreadEvent[] = [];
+  let render: ((event: ThreadEvent) => void) | undefined;
+  engine.subscribe((envelope) => (render ? render(envelope.event) : held.push(envelope.event)));
 
   let prompt: string;
   let thread: ThreadHandle;
   let outputSchema: JsonSchema | undefined;
   try {
-    prompt = resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
+    prompt = await resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
     if (input.outputSchemaFile) outputSchema = readOutputSchema(input.outputSchemaFile);
     thread = input.resume ? await engine.resumeThread(input.resume, input.thread) : await engine.startThread(input.thread);
   } catch (error) {
     await engine.close();
     return fail(error instanceof Error ? error.message : String(error));
   }
+  const { redactor } = thread;
+  redact = { out: json ? (t) => redactor.redactJson(t) : (t) => redactor.redactText(t), err: (t) => redactor.redactText(t) };
+  render = json
+    ? createJsonlRenderer(stdout)
+    : createHumanRenderer({ stdout, stderr, color, agentMessages: stdoutIsTerminal ? 'stream' : 'stderr', cwd: thread.settings.cwd, showTokens: true });
+  // The human header comes before the warnings (thread.started itself prints nothing there).
+  if (!json) stderr(renderHeader(runFacts(thread), color));
+  for (const event of held.splice(0)) render(event);
 
   // Ctrl-C, and the SIGTERM an SDK client sends when its AbortSignal fires, end the turn through the
   // engine so running commands' process groups are killed on the way out (Node's default action
@@ -93,11 +104,30 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
       const problem = writeLastMessage(input.outputLastMessage, answer);
       verdict = () => (problem ? fail(problem) : 0);
     }
+  } catch (error) {
+    // The turn was refused before it began (an input over the length limit).
+    const message = error instanceof Error ? error.message : String(error);
+    verdict = () => fail(message);
   } finally {
     for (const signal of HANDLED_SIGNALS) process.off(signal, onSignal);
     await engine.close();
   }
   return verdict();
+}
+
+function runFacts(thread: ThreadHandle): RunFacts {
+  const settings = thread.settings;
+  return {
+    version: rigVersion(),
+    workdir: settings.cwd,
+    model: settings.model,
+    provider: thread.info.provider,
+    harness: settings.harness,
+    sandbox: settings.sandbox_mode,
+    approvals: settings.approval_policy,
+    sessionId: thread.id,
+    ...(settings.reasoning_effort ? { reasoningEffort: settings.reasoning_effort } : {}),
+  };
 }
 
 function readOutputSchema(path: string): JsonSchema {

@@ -7,11 +7,10 @@ import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Engine, type ResumeTarget, type ThreadStartRequest } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
-import type { HistoryTurn } from '../../core/history-view.js';
 import type { EventEnvelope } from '../../protocol/index.js';
 import { createHumanRenderer } from '../exec/human.js';
 import { askApproval } from './approval.js';
-import { formatHistoryLine, historyLines, recentTurns } from './history.js';
+import { printThreadOnly, renderHistory } from './print-only.js';
 import { LineReader } from './line-reader.js';
 
 export interface ReplCommandInput {
@@ -58,9 +57,13 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
     target = { id };
   }
 
+  if (input.printOnly) {
+    // Printing sends nothing and writes nothing, so it loads no thread (nor provider, nor key).
+    return printThreadOnly({ target, fork: input.fork, thread: input.thread, turns: input.fullHistory ? Infinity : RECENT_TURNS, env: io.env, cwd: io.cwd, color, out, err });
+  }
+
   const engine = new Engine({ env: io.env, source: 'cli' });
-  // Printing must not touch the rollout (not even to close off a torn last line).
-  const request: ThreadStartRequest = { ...input.thread, cwd: io.cwd, ...(input.printOnly ? { ephemeral: true } : {}) };
+  const request: ThreadStartRequest = { ...input.thread, cwd: io.cwd };
   let thread: ThreadHandle;
   try {
     thread = input.fork ? await engine.forkThread(target, request) : await engine.resumeThread(target, request);
@@ -75,10 +78,6 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
   out(`${input.fork ? 'forked into new thread' : 'resumed thread'} ${thread.id} · ${settings.model} · ${settings.harness} · ${settings.cwd}\n`);
   out(renderHistory(engine.readThread(thread.id, { includeTurns: true }).turns ?? [], input.fullHistory ? Infinity : RECENT_TURNS, color));
 
-  if (input.printOnly) {
-    await engine.close();
-    return 0;
-  }
   const terminal = new TerminalWatch(io);
   try {
     return await readEvalLoop(thread, io, color, terminal);
@@ -86,14 +85,6 @@ export async function runReplCommand(input: ReplCommandInput, io: ReplIo = defau
     await engine.close();
     terminal.release();
   }
-}
-
-function renderHistory(turns: readonly HistoryTurn[], count: number, color: boolean): string {
-  const { shown, hidden } = recentTurns(turns, count);
-  const lines = historyLines(shown);
-  if (lines.length === 0) return '(no messages yet)\n';
-  const note = hidden > 0 ? `(${hidden} earlier turn${hidden === 1 ? '' : 's'} not shown; --full-history shows everything)\n` : '';
-  return note + lines.map((line) => `${formatHistoryLine(line, { color })}\n`).join('');
 }
 
 /**

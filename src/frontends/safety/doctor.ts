@@ -9,7 +9,7 @@ export interface DoctorInput extends Partial<Omit<CoreDoctorInput, 'env' | 'cwd'
 
 export async function runDoctor(input: DoctorInput = {}): Promise<number> {
   const { stdout, env, cwd, ...rest } = input;
-  const report = diagnose({ env: env ?? process.env, cwd: cwd ?? process.cwd(), ...rest });
+  const report = await diagnose({ env: env ?? process.env, cwd: cwd ?? process.cwd(), ...rest });
   (stdout ?? ((text: string) => void process.stdout.write(text)))(`${report.lines.join('\n')}\n`);
   return report.problems > 0 ? 1 : 0;
 }

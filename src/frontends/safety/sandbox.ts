@@ -15,6 +15,9 @@ export interface SandboxCommandInput {
   addDir?: string[];
   /** -c key=value */
   config?: string[];
+  /** -p/--profile */
+  profile?: string;
+  ignoreUserConfig?: boolean;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   stderr?: (text: string) => void;
@@ -51,6 +54,8 @@ export async function runSandboxCommand(input: SandboxCommandInput): Promise<num
       command: input.command,
       ...(input.config ? { config: input.config } : {}),
       ...(input.addDir ? { addDirs: input.addDir } : {}),
+      ...(input.profile ? { profile: input.profile } : {}),
+      ...(input.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
     });
   } catch (error) {
     if (error instanceof SafetySetupError) {

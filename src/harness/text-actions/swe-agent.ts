@@ -11,6 +11,49 @@ export type SweAgentAction =
 export const SWE_AGENT_FORMAT_ERROR =
   'Your reply did not contain a command. Reply with a DISCUSSION section followed by exactly one command in a fenced code block, e.g.\n\nDISCUSSION\nList the files first.\n\n```\nls -la\n```';
 
+/** Sent back when a function-calling reply calls no tool (our wording of SWE-agent's message). */
+export const SWE_AGENT_TOOLS_FORMAT_ERROR =
+  'Your last reply did not call a tool. Every reply must make exactly one function call (bash, str_replace_editor or submit) ' +
+  'in the function-call format; a command written in a code block is not run. When the task is solved, call submit.';
+
+/**
+ * SWE-agent's submit prints the patch between two of these lines (tools/review_on_submit_m/bin/submit
+ * in SWE-agent/SWE-agent @ 3ea751c); the agent ends when an observation holds them.
+ */
+export const SWE_AGENT_SUBMISSION_MARKER = '<<SWE_AGENT_SUBMISSION>>';
+
+/** The submitted patch when this observation is a submission, else undefined. */
+export function sweAgentSubmission(observation: string): string | undefined {
+  const first = observation.indexOf(SWE_AGENT_SUBMISSION_MARKER);
+  if (first === -1) return undefined;
+  const last = observation.indexOf(SWE_AGENT_SUBMISSION_MARKER, first + SWE_AGENT_SUBMISSION_MARKER.length);
+  if (last === -1) return undefined;
+  return observation.slice(first + SWE_AGENT_SUBMISSION_MARKER.length, last).replace(/^\n/, '').replace(/\n$/, '');
+}
+
+/**
+ * The review round of SWE-agent's review-on-submit (its default configuration): the first submit
+ * shows this with the diff instead of submitting. Our wording of its steps.
+ */
+export function sweAgentReviewMessage(diff: string): string {
+  return [
+    'Before your changes are submitted, review them:',
+    '',
+    '1. If you changed the code after you last ran your reproduction script, run the script again. If it fails, revisit your changes.',
+    '   If you have already deleted the script, skip this step.',
+    '2. Delete your reproduction script if it is still there.',
+    '3. If you changed any test files, restore them to how they were before you started (for example `git checkout -- path/to/test_file.py`);',
+    '   the diff below shows which files you changed.',
+    '4. Run submit again to confirm.',
+    '',
+    'All of your changes:',
+    '',
+    '<diff>',
+    diff,
+    '</diff>',
+  ].join('\n');
+}
+
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 export function decodeXmlEntities(text: string): string {

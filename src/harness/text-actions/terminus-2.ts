@@ -1,5 +1,5 @@
 // Terminus 2's text protocol: the model answers with one JSON object of analysis, plan and
-// keystroke commands. Pure parsing, timing and observation helpers; driving tmux comes later.
+// keystroke commands. Pure parsing, timing and observation helpers; the terminal tool drives tmux.
 
 export interface TerminusCommand {
   keystrokes: string;
@@ -68,7 +68,7 @@ export function parseTerminusReply(text: string): TerminusParse {
   for (const [index, entry] of (object['commands'] as unknown[]).entries()) {
     const command = entry as Record<string, unknown> | null;
     if (command === null || typeof command !== 'object' || typeof command['keystrokes'] !== 'string') {
-      return { ok: false, error: `Command ${index + 1} is missing a 'keystrokes' string`, warnings };
+      return { ok: false, error: `Command ${index + 1} missing required 'keystrokes' field`, warnings };
     }
     const duration = typeof command['duration'] === 'number' && Number.isFinite(command['duration']) ? command['duration'] : 1;
     commands.push({ keystrokes: command['keystrokes'], duration: Math.min(Math.max(duration, 0), 60) });
@@ -85,12 +85,35 @@ export function parseTerminusReply(text: string): TerminusParse {
   };
 }
 
+/** Warnings as the original lists them after `WARNINGS: `: each on its own `- ` line. */
+function warningList(warnings: string[]): string {
+  return `- ${warnings.join('\n- ')}`;
+}
+
 /** The user message sent back after a reply that did not parse. */
 export function terminusParseErrorMessage(error: string, warnings: string[]): string {
   const lines = ['Previous response had parsing errors:', `ERROR: ${error}`];
-  if (warnings.length > 0) lines.push(`WARNINGS: ${warnings.join('; ')}`);
+  if (warnings.length > 0) lines.push(`WARNINGS: ${warningList(warnings)}`);
   lines.push('', 'Please fix these issues and provide a proper JSON response.');
   return lines.join('\n');
+}
+
+/** Put before the terminal output when a reply parsed with warnings (as the original does). */
+export function terminusWarningsPrefix(warnings: string[]): string {
+  return warnings.length === 0 ? '' : `Previous response had warnings:\nWARNINGS: ${warningList(warnings)}\n\n`;
+}
+
+/**
+ * The confirmation round: after the first reply that sets task_complete, its commands run and the
+ * model sees the terminal and is asked once more (terminus_2.py's completion confirmation; the
+ * question is the original's, the rest our wording). A second task_complete ends the task.
+ */
+export function terminusCompletionCheck(terminalOutput: string): string {
+  return (
+    `Current terminal state:\n${terminalOutput}\n\n` +
+    'Are you sure you want to mark the task as complete? Your solution will then be graded and you cannot change it any more. ' +
+    'If so, set "task_complete": true in your JSON reply again.'
+  );
 }
 
 /** How long one reply's keystrokes may run: the durations plus per-command slack, capped at 3 minutes. */

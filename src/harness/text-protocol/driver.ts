@@ -6,7 +6,7 @@
 import type { ConversationItem, FunctionCallItem, ModelEvent } from '../../protocol/index.js';
 import { messageText } from '../../protocol/index.js';
 import type { ModelClient, ModelRequest, WireApi } from '../../model/types.js';
-import { FORMAT_ERROR_TOOL, type TextProtocol } from './actions.js';
+import { FORMAT_ERROR_TOOL, INITIAL_SCREEN_CALL_ID, type TextProtocol } from './actions.js';
 
 /** After this many format errors in a row the reply is taken as final, so a confused model cannot loop forever. */
 export const MAX_CONSECUTIVE_FORMAT_ERRORS = 3;
@@ -17,11 +17,22 @@ function toolOutputText(item: ConversationItem): string | undefined {
   return item.output.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
+const isReply = (item: ConversationItem | undefined): boolean => item?.type === 'message' && item.role === 'assistant';
+
+/** The latest observation in a (shaped) request: a tool output, or the user message after a reply. */
+function latestObservation(input: readonly ConversationItem[], asMessages: boolean): string | undefined {
+  const last = input.at(-1);
+  if (!last) return undefined;
+  if (asMessages && last.type === 'message' && last.role === 'user' && isReply(input.at(-2))) return messageText(last);
+  return toolOutputText(last);
+}
+
 export class TextProtocolClient implements ModelClient {
   readonly wire: WireApi;
   private formatErrors = 0;
   /** Text of a reply whose action also ended the task (Terminus task_complete with commands). */
   private finishAfter: string | undefined;
+  private initialCallMade = false;
 
   constructor(
     private readonly inner: ModelClient,
@@ -35,6 +46,14 @@ export class TextProtocolClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+    const initial = this.protocol.initialCall;
+    if (initial && !this.initialCallMade && !request.input.some(isReply)) {
+      // Before the model is first asked (a new task, not a resumed one), the harness looks itself.
+      this.initialCallMade = true;
+      yield { type: 'item_done', item: { type: 'function_call', call_id: INITIAL_SCREEN_CALL_ID, name: initial.name, arguments: JSON.stringify(initial.arguments) } };
+      yield { type: 'completed', stop_reason: 'tool_use' };
+      return;
+    }
     const final = this.finalAnswer(request);
     if (final !== undefined) {
       // The task ended with the last tool result: answer locally, the model is not asked again.
@@ -86,8 +105,7 @@ export class TextProtocolClient implements ModelClient {
       // Only the action's observation may follow; anything more (steering, a new prompt) goes to the model.
       if (lastReply?.item.type === 'message' && messageText(lastReply.item) === pending && later.length <= 1) return '';
     }
-    const last = input.at(-1);
-    const observation = last ? toolOutputText(last) : undefined;
+    const observation = latestObservation(input, this.protocol.observationsAsMessages === true);
     return observation === undefined ? undefined : this.protocol.finishedBy?.(observation);
   }
 

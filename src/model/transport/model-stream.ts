@@ -7,11 +7,12 @@
 // call from this response has started running, replaying the response would run it twice.
 import type { ModelError, ModelEvent } from '../../protocol/index.js';
 import type { ModelRequest } from '../types.js';
-import { classifyHttpError, connectionFailure, type ErrorContext } from './http-errors.js';
+import { classifyHttpError, connectionFailure, firstBytes, headersTimeout, notAStream, type ErrorContext } from './http-errors.js';
 import { backoffDelayMs, MAX_ADVISED_DELAY_MS, type RetryClock } from './retry.js';
 import { IdleTimeoutError, readSse } from './sse.js';
 import { useBaselineWasmCompiler } from './wasm-baseline.js';
-import { WireStreamError, type AttemptFailure, type WireAdapter } from './wire-adapter.js';
+import { parseJsonData, WireStreamError, type AttemptFailure, type WireAdapter } from './wire-adapter.js';
+import { displayUrl, scrubSecrets } from '../url.js';
 
 export const STREAM_FAILURE_PREFIX = 'stream disconnected before completion: ';
 
@@ -20,6 +21,8 @@ export interface TransportConfig {
   envKey?: string;
   /** Full endpoint URL including query parameters. */
   url: string;
+  /** Values no message may contain (key, header values, base_url password): replaced by ***. */
+  secrets?: readonly string[];
   headers: Record<string, string>;
   fetch: typeof fetch;
   requestMaxRetries: number;
@@ -57,7 +60,7 @@ export async function* runModelStream(
     // The attempt is a generator so events reach the caller as they arrive.
     for await (const item of attempt(config, adapter, request, body, headers, signal)) {
       if ('type' in item) yield item;
-      else outcome = item;
+      else outcome = { ...item, ...(item.done ? {} : { failure: scrubFailure(item.failure, config.secrets ?? []) }) } as AttemptOutcome;
     }
     if (outcome?.done) return;
     if (!outcome) {
@@ -77,7 +80,7 @@ export async function* runModelStream(
       retries[layer] < max &&
       (layer === 'request' || request.mayRetryStream?.() !== false);
     if (!allowed) {
-      const error = finalError(failure, layer);
+      const error = finalError(failure, layer, config.providerId);
       if (failure.retryable && waitTooLong) {
         error.message += ` (the provider asks to wait ${Math.ceil((failure.delayMs ?? 0) / 1000)} s before retrying)`;
       }
@@ -106,24 +109,48 @@ async function* attempt(
 ): AsyncGenerator<ModelEvent | AttemptOutcome> {
   const ctx: ErrorContext = {
     providerId: config.providerId,
-    url: config.url.split('?')[0] ?? config.url,
+    url: displayUrl(config.url),
     now: config.clock.now(),
+    idleTimeoutMs: config.streamIdleTimeoutMs,
     ...(config.envKey ? { envKey: config.envKey } : {}),
   };
+  const reserved = reservedInvalidHost(config.url);
+  if (reserved) {
+    // RFC 6761: names under .invalid never resolve; no lookup is needed to know it.
+    yield failed(connectionFailure({ cause: { code: 'ENOTFOUND', hostname: reserved } }, ctx), 'request');
+    return;
+  }
   let response: Response;
   useBaselineWasmCompiler();
+  // The idle timeout also covers the wait for response headers: a server that accepts the request
+  // and never answers must not hang the turn.
+  const headerWait = new AbortController();
+  const fetchSignal = signal ? AbortSignal.any([signal, headerWait.signal]) : headerWait.signal;
+  const timer = config.streamIdleTimeoutMs > 0 ? setTimeout(() => headerWait.abort(), config.streamIdleTimeoutMs) : undefined;
   try {
-    response = await config.fetch(config.url, { method: 'POST', headers, body, ...(signal ? { signal } : {}) });
+    response = await config.fetch(config.url, { method: 'POST', headers, body, signal: fetchSignal });
   } catch (error) {
-    yield failed(signal?.aborted ? abortedFailure() : connectionFailure(error, ctx), 'request');
+    if (signal?.aborted) yield failed(abortedFailure(), 'request');
+    else if (headerWait.signal.aborted) yield failed(headersTimeout(ctx), 'stream');
+    else yield failed(connectionFailure(error, ctx), 'request');
     return;
+  } finally {
+    clearTimeout(timer);
   }
   if (!response.ok || !response.body) {
     const text = await response.text().catch(() => '');
     yield failed(classifyHttpError(response.status, response.headers, text, ctx), 'request');
     return;
   }
+  const contentType = response.headers.get('content-type') ?? '';
+  if (/json|html/i.test(contentType) && !/event-stream/i.test(contentType)) {
+    // A server that ignored `stream: true`, or is not this API: another attempt gets the same.
+    const text = await response.text().catch(() => '');
+    yield failed(notAStream(contentType, text, ctx), 'request');
+    return;
+  }
   const parser = adapter.createParser(request);
+  const seen: StreamObservation = { head: '', parsed: 0, unparsed: 0 };
   let started = false;
   const emit = function* (events: ModelEvent[]): Generator<ModelEvent> {
     for (const event of events) {
@@ -134,8 +161,14 @@ async function* attempt(
   };
   try {
     try {
-      for await (const message of readSse(response.body, config.streamIdleTimeoutMs)) {
-        const events = parser.push(message);
+      for await (const message of readSse(response.body, config.streamIdleTimeoutMs, seen)) {
+        const json = parseJsonData(message.data);
+        if (json !== undefined) seen.parsed += 1;
+        else if (message.data.trim() !== '[DONE]') {
+          seen.unparsed += 1;
+          seen.firstUnparsed ??= message.data;
+        }
+        const events = parser.push(message, json);
         yield* emit(events);
         if (events.some((e) => e.type === 'completed')) {
           yield { done: true };
@@ -147,7 +180,12 @@ async function* attempt(
       if (signal?.aborted) throw error;
       // A socket reset mid-body is judged like an early end: the parser knows what was missing.
     }
-    yield* emit(parser.end());
+    try {
+      yield* emit(parser.end());
+    } catch (error) {
+      if (error instanceof WireStreamError) throw new WireStreamError(explainEarlyEnd(error.failure, seen, adapter.wire));
+      throw error;
+    }
     yield { done: true };
   } catch (error) {
     if (signal?.aborted) yield failed(abortedFailure(), 'stream');
@@ -158,6 +196,55 @@ async function* attempt(
       const message = error instanceof Error ? error.message : String(error);
       yield failed({ kind: 'stream', retryable: true, message }, 'stream');
     }
+  }
+}
+
+/** What a stream delivered, so an early end can say what arrived instead of what was expected. */
+interface StreamObservation {
+  /** The first characters of the body. */
+  head: string;
+  parsed: number;
+  unparsed: number;
+  firstUnparsed?: string;
+}
+
+/**
+ * A stream that ended before its terminal event. When nothing this wire understands arrived, the
+ * server is not speaking it (wrong base_url or wire_api): say what came, and do not retry.
+ */
+function explainEarlyEnd(failure: AttemptFailure, seen: StreamObservation, wire: string): AttemptFailure {
+  if (seen.parsed === 0 && seen.unparsed > 0) {
+    return {
+      kind: 'bad_request',
+      retryable: false,
+      final: true,
+      message:
+        `the provider sent ${seen.unparsed} event${seen.unparsed === 1 ? '' : 's'} whose data is not JSON ` +
+        `(the first: ${firstBytes(seen.firstUnparsed ?? '')}) and nothing the ${wire} wire understands: check base_url and wire_api`,
+    };
+  }
+  if (seen.parsed === 0 && seen.head.trim() !== '') {
+    return {
+      kind: 'bad_request',
+      retryable: false,
+      final: true,
+      message: `the provider's reply is not a ${wire} event stream (the body starts: ${firstBytes(seen.head)}): check base_url and wire_api`,
+    };
+  }
+  if (seen.unparsed > 0) {
+    const what = `${seen.unparsed} event${seen.unparsed === 1 ? ' was' : 's were'} not valid JSON, the first: ${firstBytes(seen.firstUnparsed ?? '')}`;
+    return { ...failure, message: `${failure.message} (${what})` };
+  }
+  return failure;
+}
+
+/** The host of `url` when it lies under the reserved top-level domain `.invalid`. */
+function reservedInvalidHost(url: string): string | undefined {
+  try {
+    const host = new URL(url).hostname;
+    return /(^|\.)invalid\.?$/i.test(host) ? host : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -173,7 +260,15 @@ function abortedEvent(): ModelEvent {
   return { type: 'error', error: { kind: 'aborted', message: 'request aborted' } };
 }
 
-function finalError(failure: AttemptFailure, layer: 'request' | 'stream'): ModelError {
-  const message = layer === 'stream' ? STREAM_FAILURE_PREFIX + failure.message : failure.message;
+function scrubFailure(failure: AttemptFailure, secrets: readonly string[]): AttemptFailure {
+  return secrets.length === 0 ? failure : { ...failure, message: scrubSecrets(failure.message, secrets) };
+}
+
+function finalError(failure: AttemptFailure, layer: 'request' | 'stream', providerId: string): ModelError {
+  const message = failure.reported
+    ? `provider '${providerId}' reported an error in the stream: ${failure.message}`
+    : layer === 'stream' && !failure.final
+      ? STREAM_FAILURE_PREFIX + failure.message
+      : failure.message;
   return { kind: failure.kind, message, ...(failure.status !== undefined ? { status: failure.status } : {}) };
 }

@@ -8,9 +8,13 @@ export class IdleTimeoutError extends Error {
   }
 }
 
+/** How many characters of the body `observer.head` keeps, for messages about what arrived. */
+const HEAD_CHARS = 200;
+
 export async function* readSse(
   body: ReadableStream<Uint8Array>,
   idleTimeoutMs: number,
+  observer?: { head: string },
 ): AsyncGenerator<EventSourceMessage> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -26,7 +30,9 @@ export async function* readSse(
         yield* pending.splice(0);
         return;
       }
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      const text = decoder.decode(chunk.value, { stream: true });
+      if (observer && observer.head.length < HEAD_CHARS) observer.head += text.slice(0, HEAD_CHARS - observer.head.length);
+      parser.feed(text);
       yield* pending.splice(0);
     }
   } finally {

@@ -13,6 +13,13 @@ export interface AttemptFailure {
   /** Server-advised delay before the next attempt. */
   delayMs?: number;
   status?: number;
+  /**
+   * The provider's own error, sent inside a 200 stream (an `error` chunk or event): reported as
+   * such, not as a disconnect.
+   */
+  reported?: boolean;
+  /** Said in full as is: no "stream disconnected" prefix (e.g. a reply cut at the output limit). */
+  final?: boolean;
 }
 
 /** Thrown by a stream parser when the provider reports a failure inside the stream. */
@@ -23,8 +30,11 @@ export class WireStreamError extends Error {
 }
 
 export interface WireStreamParser {
-  /** One SSE message; returns neutral events. A `completed` event ends the stream. */
-  push(message: EventSourceMessage): ModelEvent[];
+  /**
+   * One SSE message; returns neutral events. A `completed` event ends the stream. `json` is the
+   * message's data parsed by the transport (undefined when it is not JSON).
+   */
+  push(message: EventSourceMessage, json?: unknown): ModelEvent[];
   /** The body ended (or broke). Returns the terminal events, or throws WireStreamError. */
   end(): ModelEvent[];
 }

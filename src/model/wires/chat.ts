@@ -11,6 +11,7 @@ import type {
 import type { EventSourceMessage } from 'eventsource-parser';
 import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
+import { cutToolCallFailure, isCompleteJson } from './output-limit.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage } from './shared-types.js';
 import {
   customToolNames,
@@ -34,6 +35,7 @@ type ChunkUsage = NonNullable<ChatCompletionChunk['usage']> & {
   cached_tokens?: number; // Moonshot
 };
 interface ChunkError {
+  /** OpenAI-compatible servers (llama.cpp, vLLM, proxies) report failures mid-stream this way. */
   error?: { message?: string; code?: string | number; type?: string };
 }
 
@@ -218,12 +220,25 @@ function pushToolCallDeltas(state: ChatParserState, deltas: NonNullable<ChunkDel
 }
 
 function finish(state: ChatParserState): ModelEvent[] {
+  const calls = [...state.toolCalls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
+  if (state.finishReason === undefined && !state.text && !state.reasoning && !calls.some((c) => c.name)) {
+    // Nothing generated and no reason given: an empty reply is not an answer.
+    throw new WireStreamError({
+      kind: 'stream',
+      retryable: false,
+      final: true,
+      message: 'the provider ended the stream without a reply: it sent "data: [DONE]" with no content, tool call or finish_reason',
+    });
+  }
+  if (state.finishReason === 'length') {
+    const cut = calls.find((call) => call.name && !isCompleteJson(call.arguments || '{}'));
+    if (cut) throw cutToolCallFailure(cut.name, 'finish_reason "length"');
+  }
   const events: ModelEvent[] = [];
   if (state.reasoning) {
     events.push({ type: 'item_done', item: { type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: state.reasoning }] } });
   }
   if (state.text) events.push({ type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: state.text }] } });
-  const calls = [...state.toolCalls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
   for (const call of calls) {
     if (!call.name) continue;
     const item: ConversationItem = state.customTools.has(call.name)
@@ -240,18 +255,26 @@ function finish(state: ChatParserState): ModelEvent[] {
   return events;
 }
 
+/** Codes and types of in-stream errors that a later attempt may not meet (overload, limits). */
+const TRANSIENT_CODES = new Set([429, 502, 503, 504, 529]);
+const TRANSIENT_NAMES = /rate[_ ]?limit|overload|unavailable|timeout|try again/i;
+
 function chunkFailure(error: NonNullable<ChunkError['error']>): WireStreamError {
-  const message = error.message ?? 'the provider reported an error inside the stream';
-  if (isContextLengthMessage(message)) return new WireStreamError({ kind: 'context_length', retryable: false, message });
-  return new WireStreamError({ kind: 'stream', retryable: true, message });
+  const text = error.message ?? 'no message';
+  const code = error.code ?? error.type;
+  const message = code !== undefined && !text.includes(String(code)) ? `${text} (error code ${code})` : text;
+  if (isContextLengthMessage(text)) return new WireStreamError({ kind: 'context_length', retryable: false, reported: true, message });
+  const numeric = typeof error.code === 'number' ? error.code : Number.parseInt(String(error.code ?? ''), 10);
+  const transient = TRANSIENT_CODES.has(numeric) || TRANSIENT_NAMES.test(`${error.type ?? ''} ${error.code ?? ''} ${text}`);
+  return new WireStreamError({ kind: numeric === 429 ? 'rate_limit' : 'stream', retryable: transient, reported: true, message });
 }
 
 export function createChatParser(request: ModelRequest): WireStreamParser {
   const state: ChatParserState = { customTools: customToolNames(request), text: '', reasoning: '', toolCalls: new Map() };
   return {
-    push(message: EventSourceMessage): ModelEvent[] {
+    push(message: EventSourceMessage, json: unknown = parseJsonData(message.data)): ModelEvent[] {
       if (message.data.trim() === '[DONE]') return finish(state);
-      const chunk = parseJsonData<ChatCompletionChunk & ChunkError>(message.data);
+      const chunk = json as (ChatCompletionChunk & ChunkError) | undefined;
       if (!chunk || typeof chunk !== 'object') return [];
       if (chunk.error) throw chunkFailure(chunk.error);
       const events: ModelEvent[] = [];

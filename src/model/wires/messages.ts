@@ -10,6 +10,7 @@ import type {
 import type { EventSourceMessage } from 'eventsource-parser';
 import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
+import { cutToolCallFailure, isCompleteJson } from './output-limit.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage, ToolOutput } from './shared-types.js';
 import {
   argumentsObject,
@@ -55,6 +56,11 @@ interface MessagesParserState {
   responseId?: string;
   usage: AnthropicUsage;
   stopReason?: string | null;
+  /**
+   * A tool_use block whose JSON did not parse, held back until the stop reason says whether the
+   * output limit cut it (then it must not run) or the model sent it broken (it gets an error).
+   */
+  heldCall?: { name: string; events: ModelEvent[] };
 }
 
 // ---- request lowering ----------------------------------------------------------------------
@@ -228,9 +234,10 @@ function closeBlock(block: OpenBlock | undefined): ModelEvent[] {
 function streamError(event: StreamErrorEvent): WireStreamError {
   const type = event.error?.type ?? 'error';
   const message = event.error?.message ? `${type}: ${event.error.message}` : type;
-  if (isContextLengthMessage(message)) return new WireStreamError({ kind: 'context_length', retryable: false, message });
+  if (isContextLengthMessage(message)) return new WireStreamError({ kind: 'context_length', retryable: false, reported: true, message });
+  // Anthropic's transient types; invalid_request_error and the like would fail again.
   const retryable = type === 'overloaded_error' || type === 'api_error' || type === 'rate_limit_error';
-  return new WireStreamError({ kind: type === 'rate_limit_error' ? 'rate_limit' : 'stream', retryable, message });
+  return new WireStreamError({ kind: type === 'rate_limit_error' ? 'rate_limit' : 'stream', retryable, reported: true, message });
 }
 
 function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | StreamErrorEvent): ModelEvent[] {
@@ -275,14 +282,22 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
     case 'content_block_stop': {
       const block = state.blocks.get(event.index);
       state.blocks.delete(event.index);
+      if (block?.type === 'tool_use' && !isCompleteJson(block.json || '{}')) {
+        state.heldCall = { name: block.name, events: closeBlock(block) };
+        return [];
+      }
       return closeBlock(block);
     }
     case 'message_delta':
       state.stopReason = event.delta.stop_reason;
       mergeUsage(state.usage, event.usage as AnthropicUsage);
       return [];
-    case 'message_stop':
+    case 'message_stop': {
+      const held = state.heldCall?.events ?? [];
+      if (state.heldCall && stopReason(state.stopReason) === 'max_tokens') throw cutToolCallFailure(state.heldCall.name, 'stop_reason "max_tokens"');
+      state.heldCall = undefined;
       return [
+        ...held,
         {
           type: 'completed',
           stop_reason: stopReason(state.stopReason),
@@ -290,6 +305,7 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
           ...(state.responseId ? { response_id: state.responseId } : {}),
         },
       ];
+    }
     case 'error':
       throw streamError(event);
     default:
@@ -300,8 +316,8 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
 export function createMessagesParser(request: ModelRequest): WireStreamParser {
   const state: MessagesParserState = { customTools: customToolNames(request), blocks: new Map(), usage: {} };
   return {
-    push(message: EventSourceMessage): ModelEvent[] {
-      const event = parseJsonData<RawMessageStreamEvent | StreamErrorEvent>(message.data);
+    push(message: EventSourceMessage, json: unknown = parseJsonData(message.data)): ModelEvent[] {
+      const event = json as (RawMessageStreamEvent | StreamErrorEvent) | undefined;
       if (!event || typeof event.type !== 'string') return [];
       return pushEvent(state, event);
     },

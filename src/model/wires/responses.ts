@@ -11,6 +11,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
 import { retryAfterFromText } from '../transport/retry.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
+import { cutToolCallFailure } from './output-limit.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, TokenUsage, ToolOutput } from './shared-types.js';
 
 // ---- request types -------------------------------------------------------------------------
@@ -31,6 +32,7 @@ interface OutputItem {
   content?: { type: string; text?: string }[];
   summary?: { type: string; text: string }[];
   encrypted_content?: string | null;
+  status?: string;
 }
 
 // ---- parser state --------------------------------------------------------------------------
@@ -39,6 +41,8 @@ interface ResponsesParserState {
   /** item_id -> call_id, so argument deltas (which carry item ids) name the call. */
   callIdByItemId: Map<string, string>;
   sawToolCall: boolean;
+  /** Tool calls begun (output_item.added) and not finished: call_id -> tool name. */
+  openCalls: Map<string, string>;
 }
 
 // ---- request lowering ----------------------------------------------------------------------
@@ -225,6 +229,7 @@ function pushEvent(state: ResponsesParserState, event: ResponseStreamEvent): Mod
       const item = event.item as OutputItem;
       if ((item.type === 'function_call' || item.type === 'custom_tool_call') && item.call_id) {
         if (item.id) state.callIdByItemId.set(item.id, item.call_id);
+        state.openCalls.set(item.call_id, item.name ?? '');
         const kind = item.type === 'function_call' ? 'function' : 'custom';
         return [{ type: 'tool_call_started', call_id: item.call_id, name: item.name ?? '', kind }];
       }
@@ -242,7 +247,11 @@ function pushEvent(state: ResponsesParserState, event: ResponseStreamEvent): Mod
       return callId ? [{ type: 'tool_call_delta', call_id: callId, delta: event.delta }] : [];
     }
     case 'response.output_item.done': {
-      const item = neutralItem(event.item as OutputItem);
+      const raw = event.item as OutputItem;
+      // An item the output limit cut off stays open (it is never run; see response.incomplete).
+      if (raw.status === 'incomplete' && (raw.type === 'function_call' || raw.type === 'custom_tool_call')) return [];
+      if (raw.call_id) state.openCalls.delete(raw.call_id);
+      const item = neutralItem(raw);
       if (!item) return [];
       if (item.type === 'function_call' || item.type === 'custom_tool_call') state.sawToolCall = true;
       return [{ type: 'item_done', item }];
@@ -264,6 +273,12 @@ function pushEvent(state: ResponsesParserState, event: ResponseStreamEvent): Mod
     }
     case 'response.incomplete': {
       const reason = event.response.incomplete_details?.reason ?? 'unknown';
+      if (reason === 'max_output_tokens') {
+        const cut = [...state.openCalls.values()][0];
+        if (cut !== undefined) throw cutToolCallFailure(cut, 'status "incomplete", reason max_output_tokens');
+        const usage = mapResponsesUsage(event.response.usage);
+        return [{ type: 'completed', stop_reason: state.sawToolCall ? 'tool_use' : 'max_tokens', response_id: event.response.id, ...(usage ? { usage } : {}) }];
+      }
       // Deterministic (token limit, content filter): another attempt would end the same way.
       throw new WireStreamError({
         kind: 'stream',
@@ -279,10 +294,10 @@ function pushEvent(state: ResponsesParserState, event: ResponseStreamEvent): Mod
 }
 
 export function createResponsesParser(): WireStreamParser {
-  const state: ResponsesParserState = { callIdByItemId: new Map(), sawToolCall: false };
+  const state: ResponsesParserState = { callIdByItemId: new Map(), sawToolCall: false, openCalls: new Map() };
   return {
-    push(message: EventSourceMessage): ModelEvent[] {
-      const event = parseJsonData<ResponseStreamEvent>(message.data);
+    push(message: EventSourceMessage, json: unknown = parseJsonData(message.data)): ModelEvent[] {
+      const event = json as (ResponseStreamEvent) | undefined;
       if (!event || typeof event.type !== 'string') return [];
       return pushEvent(state, event);
     },

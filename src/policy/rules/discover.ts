@@ -3,6 +3,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { ExecPolicy, loadRulesFiles } from './policy.js';
 
 export const RULES_DIR_NAME = 'rules';
 export const DEFAULT_RULES_FILE = 'default.rules';
@@ -36,6 +37,43 @@ export async function discoverRulesFiles(locations: RulesLocations): Promise<str
   const files: string[] = [];
   for (const dir of dirs) files.push(...(await collectRulesFiles(dir)));
   return files;
+}
+
+export interface SessionRulesOptions extends RulesLocations {
+  /** The user's config lets the project widen safety settings (`allow_wider_safety`). */
+  projectMayWiden?: boolean;
+  homeDir?: string;
+}
+
+export interface SessionRules {
+  policy: ExecPolicy;
+  /** What a project's rules tried to allow and was ignored, as one message (empty when nothing was). */
+  warnings: string[];
+}
+
+/**
+ * The exec policy of a session: the user's rules, then each trusted project's. A project's rules
+ * files live in the workspace, where a model writes, so they may add `prompt` and `forbidden`
+ * rules but not `allow` ones (nor network allows or host_executable entries) unless the user's
+ * config opts the project in.
+ */
+export async function loadSessionRules(options: SessionRulesOptions): Promise<SessionRules> {
+  const files = await discoverRulesFiles(options);
+  if (files.length === 0) return { policy: ExecPolicy.empty(), warnings: [] };
+  const projectRulesDirs = (options.trustedProjectConfigDirs ?? []).map((dir) => path.join(dir, RULES_DIR_NAME) + path.sep);
+  const fromProject = (file: string): boolean => projectRulesDirs.some((dir) => file.startsWith(dir));
+  const policy = await loadRulesFiles(files, {
+    ...(options.homeDir !== undefined ? { homeDir: options.homeDir } : {}),
+    ...(options.projectMayWiden ? {} : { narrowOnly: fromProject }),
+  });
+  const warnings = policy.ignored.length === 0
+    ? []
+    : [
+        `project rules may only narrow the exec policy; ignored: ${policy.ignored.join('; ')}. To let the project allow ` +
+          `commands, add \`allow_wider_safety = true\` to its [projects."<path>"] table in ${path.join(options.rigHome, 'config.toml')}, ` +
+          `or put the rule in ${path.join(options.rigHome, RULES_DIR_NAME)}`,
+      ];
+  return { policy, warnings };
 }
 
 /** Persists an "always allow" decision as `prefix_rule(pattern=[...], decision="allow")` in `<RIG_HOME>/rules/default.rules`. */

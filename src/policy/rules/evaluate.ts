@@ -42,7 +42,21 @@ export class PolicyBuilder {
   readonly rulesByProgram = new Map<string, PrefixRule[]>();
   readonly networkRules: NetworkRule[] = [];
   readonly hostExecutables = new Map<string, string[]>();
+  /**
+   * Set while a file that may only narrow the policy is read (a project's rules): its `allow`
+   * decisions and host_executable entries (which decide which absolute paths a rule covers) are
+   * skipped and listed in `ignored`.
+   */
+  narrowOnly = false;
+  readonly ignored: string[] = [];
   constructor(readonly homeDir: string = os.homedir()) {}
+
+  /** False (and noted) when the current file may not add this widening statement. */
+  mayWiden(what: string, source: { file: string; line: number }): boolean {
+    if (!this.narrowOnly) return true;
+    this.ignored.push(`${source.file}:${source.line}: ${what}`);
+    return false;
+  }
 
   addRule(rule: PrefixRule): void {
     const list = this.rulesByProgram.get(rule.program);
@@ -189,7 +203,8 @@ export function evaluateRules(statements: Statement[], file: string, builder: Po
       if (justification !== undefined) rule.justification = justification;
       return rule;
     });
-    rules.forEach((rule) => builder.addRule(rule));
+    const described = `prefix_rule ${renderPattern(pattern)} decision="allow"`;
+    if (decision !== 'allow' || builder.mayWiden(described, source)) rules.forEach((rule) => builder.addRule(rule));
     pending.push({ rules, pattern, matches, notMatches });
   }
 
@@ -240,6 +255,7 @@ export function evaluateRules(statements: Statement[], file: string, builder: Po
     const rule: NetworkRule = { host, protocol: protocol!, decision: decision!, source: { file, line: at.line, column: at.column } };
     const justification = justificationArg(bound);
     if (justification !== undefined) rule.justification = justification;
+    if (decision === 'allow' && !builder.mayWiden(`network_rule host="${host}" decision="allow"`, rule.source)) return;
     builder.networkRules.push(rule);
   }
 
@@ -262,6 +278,7 @@ export function evaluateRules(statements: Statement[], file: string, builder: Po
       if (path.basename(normalized) !== name) fail(item.at, `invalid rule: host_executable path \`${raw}\` must have basename \`${name}\``);
       if (!paths.includes(normalized)) paths.push(normalized);
     }
+    if (!builder.mayWiden(`host_executable name="${name}"`, { file, line: nameValue.at.line })) return;
     builder.hostExecutables.set(name, paths);
   }
 

@@ -25,9 +25,21 @@ export type Statement =
 
 const VALUE_EXPECTED = 'a value: a string, a list, a name or a call';
 
+/**
+ * Lists and calls nest at most this deep. Real rules files nest two or three levels; the bound keeps
+ * a hostile file (10,000 brackets) from overflowing the stack and reports where it went too deep.
+ */
+export const MAX_NESTING = 64;
+
 export function parseRulesSource(source: string, file: string): Statement[] {
   const tokens = tokenize(source, file);
   let index = 0;
+  let depth = 0;
+  const enter = (open: Token): void => {
+    if (++depth > MAX_NESTING) {
+      throw new ExecPolicyLoadError(file, open, `lists and calls nest more than ${MAX_NESTING} levels deep here (expected a flatter value)`);
+    }
+  };
   const peek = (): Token => tokens[index]!;
   const next = (): Token => tokens[index++]!;
   const fail = (token: Token, what: string, expected: string): never => {
@@ -96,6 +108,7 @@ export function parseRulesSource(source: string, file: string): Statement[] {
 
   function parseList(): Expr {
     const open = expect('[', '[');
+    enter(open);
     const items: Expr[] = [];
     while (peek().kind !== ']') {
       items.push(parseExpr());
@@ -109,11 +122,13 @@ export function parseRulesSource(source: string, file: string): Statement[] {
       }
     }
     next();
+    depth--;
     return { kind: 'list', items, at: open };
   }
 
   function parseCall(nameToken: Token): Expr {
     const open = expect('(', '(');
+    enter(open);
     const args: CallArg[] = [];
     while (peek().kind !== ')') {
       const start = peek();
@@ -138,6 +153,7 @@ export function parseRulesSource(source: string, file: string): Statement[] {
       }
     }
     next();
+    depth--;
     return { kind: 'call', callee: nameToken.text, args, at: nameToken };
   }
 }

@@ -37,6 +37,8 @@ export type ExecPolicyCheckResult = { decision: Decision; rule: ExecPolicyRuleRe
 export interface LoadOptions {
   /** Used to expand `~/` in host_executable paths. Defaults to the OS home directory. */
   homeDir?: string;
+  /** Files that may only narrow the policy (their allow rules and host_executable entries are skipped). */
+  narrowOnly?: (file: string) => boolean;
 }
 
 export class ExecPolicy implements RuleIndex {
@@ -44,6 +46,8 @@ export class ExecPolicy implements RuleIndex {
     readonly rulesByProgram: ReadonlyMap<string, readonly PrefixRule[]>,
     readonly networkRules: readonly NetworkRule[],
     readonly hostExecutables: ReadonlyMap<string, readonly string[]>,
+    /** Statements skipped because their file may only narrow the policy ("file:line: what"). */
+    readonly ignored: readonly string[] = [],
   ) {}
 
   static empty(): ExecPolicy {
@@ -53,8 +57,11 @@ export class ExecPolicy implements RuleIndex {
   /** Parses one or more in-memory sources (name, text), in order. Throws ExecPolicyLoadError. */
   static fromSources(sources: ReadonlyArray<{ fileName: string; text: string }>, options: LoadOptions = {}): ExecPolicy {
     const builder = new PolicyBuilder(options.homeDir);
-    for (const { fileName, text } of sources) evaluateRules(parseRulesSource(text, fileName), fileName, builder);
-    return new ExecPolicy(builder.rulesByProgram, builder.networkRules, builder.hostExecutables);
+    for (const { fileName, text } of sources) {
+      builder.narrowOnly = options.narrowOnly?.(fileName) ?? false;
+      evaluateRules(parseRulesSource(text, fileName), fileName, builder);
+    }
+    return new ExecPolicy(builder.rulesByProgram, builder.networkRules, builder.hostExecutables, builder.ignored);
   }
 
   /** Every prefix rule, in load order per program. */
@@ -116,7 +123,7 @@ export class ExecPolicy implements RuleIndex {
     const rules = new Map(this.rulesByProgram);
     const rule: PrefixRule = { program, rest, decision, pattern: [...prefix], source };
     rules.set(program, [...(rules.get(program) ?? []), rule]);
-    return new ExecPolicy(rules, this.networkRules, this.hostExecutables);
+    return new ExecPolicy(rules, this.networkRules, this.hostExecutables, this.ignored);
   }
 }
 

@@ -5,16 +5,16 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { readFileSync, statSync } from 'node:fs';
 import type { ResolvedTool } from '../../harness/profile.js';
 import { CapabilityOptionError } from '../../harness/profile.js';
-import type { JsonSchema } from '../../protocol/index.js';
+import type { JsonSchema, ToolOutput } from '../../protocol/index.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../spec.js';
 
 export type Args = Record<string, unknown>;
 
-export function ok(output: string): ToolResult {
+export function ok(output: ToolOutput): ToolResult {
   return { output, success: true };
 }
 
-export function fail(output: string): ToolResult {
+export function fail(output: ToolOutput): ToolResult {
   return { output, success: false };
 }
 

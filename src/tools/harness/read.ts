@@ -1,7 +1,7 @@
 // fs.read: the Read tools of every emulated harness. One reader, with each original's argument
 // names, line numbering, default and maximum line counts, footers and error texts as a style.
 import { CapabilityOptionError, type ResolvedTool } from '../../harness/profile.js';
-import type { ContentPart } from '../../protocol/index.js';
+import type { ContentPart, ToolOutput } from '../../protocol/index.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../spec.js';
 import {
   type Args,
@@ -20,6 +20,7 @@ import {
   stringArg,
   styleOption,
 } from './common.js';
+import { readOpencode } from './read-opencode.js';
 
 const STYLES = ['claude', 'zcode', 'kimi', 'opencode', 'pi', 'qwen', 'deepseek'] as const;
 type Style = (typeof STYLES)[number];
@@ -37,16 +38,20 @@ interface StyleRules {
   /** Output budget in bytes before the read stops (pi 50KB, kimi 100KB). */
   maxBytes: number;
   numbering: 'tab' | 'cat-n' | 'colon' | 'none';
+  /** Appended to a line cut at maxLineChars (Kimi's marker counts toward the limit). */
+  lineCutMarker: string;
 }
 
+const KIMI_LINE_MARKER = '[...truncated]';
+
 const RULES: Record<Style, StyleRules> = {
-  claude: { pathArgs: ['file_path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 1, defaultLines: 2000, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'tab' },
-  zcode: { pathArgs: ['file_path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 1, defaultLines: Infinity, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'tab' },
-  kimi: { pathArgs: ['path'], offsetArg: 'line_offset', limitArg: 'n_lines', offsetBase: 1, defaultLines: 1000, maxLines: 1000, maxLineChars: 2000, maxBytes: 100 * 1024, numbering: 'cat-n' },
-  opencode: { pathArgs: ['filePath'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 0, defaultLines: 2000, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'colon' },
-  pi: { pathArgs: ['path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 1, defaultLines: 2000, maxLines: 2000, maxLineChars: Infinity, maxBytes: 50 * 1024, numbering: 'none' },
-  qwen: { pathArgs: ['file_path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 0, defaultLines: 2000, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'none' },
-  deepseek: { pathArgs: ['path'], offsetArg: 'start_line', limitArg: 'max_lines', offsetBase: 1, defaultLines: 2000, maxLines: Infinity, maxLineChars: Infinity, maxBytes: Infinity, numbering: 'none' },
+  claude: { pathArgs: ['file_path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 1, defaultLines: 2000, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'tab', lineCutMarker: '...' },
+  zcode: { pathArgs: ['file_path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 1, defaultLines: Infinity, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'tab', lineCutMarker: '...' },
+  kimi: { pathArgs: ['path'], offsetArg: 'line_offset', limitArg: 'n_lines', offsetBase: 1, defaultLines: 1000, maxLines: 1000, maxLineChars: 2000, maxBytes: 100 * 1024, numbering: 'cat-n', lineCutMarker: KIMI_LINE_MARKER },
+  opencode: { pathArgs: ['filePath'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 1, defaultLines: 2000, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'colon', lineCutMarker: '...' },
+  pi: { pathArgs: ['path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 1, defaultLines: 2000, maxLines: 2000, maxLineChars: Infinity, maxBytes: 50 * 1024, numbering: 'none', lineCutMarker: '...' },
+  qwen: { pathArgs: ['file_path'], offsetArg: 'offset', limitArg: 'limit', offsetBase: 0, defaultLines: 2000, maxLines: Infinity, maxLineChars: 2000, maxBytes: Infinity, numbering: 'none', lineCutMarker: '...' },
+  deepseek: { pathArgs: ['path'], offsetArg: 'start_line', limitArg: 'max_lines', offsetBase: 1, defaultLines: 2000, maxLines: Infinity, maxLineChars: Infinity, maxBytes: Infinity, numbering: 'none', lineCutMarker: '...' },
 };
 
 /** Error texts: the reference's where it states one, else the original's wording of the condition. */
@@ -97,7 +102,9 @@ function selectLines(all: string[], start: number, limit: number, rules: StyleRu
     }
     let line = all[index] ?? '';
     if (line.length > rules.maxLineChars) {
-      line = `${line.slice(0, rules.maxLineChars)}...`;
+      line = rules.lineCutMarker === KIMI_LINE_MARKER
+        ? `${line.slice(0, rules.maxLineChars - KIMI_LINE_MARKER.length)}${KIMI_LINE_MARKER}`
+        : `${line.slice(0, rules.maxLineChars)}${rules.lineCutMarker}`;
       truncatedLines.push(index + 1);
     }
     const size = Buffer.byteLength(line) + 1;
@@ -111,7 +118,8 @@ function selectLines(all: string[], start: number, limit: number, rules: StyleRu
   return { start, lines, truncatedLines, stoppedBy };
 }
 
-function render(style: Style, rules: StyleRules, window: Window, total: number, shown: string, absolute: string): string {
+/** `requested` is the number of lines the call asked for (or the default), before any cap. */
+function render(style: Style, rules: StyleRules, window: Window, total: number, requested: number, endsWithNewline: boolean): ToolOutput {
   const body = window.lines.map((line, i) => numberLine(rules.numbering, window.start + i + 1, line)).join('\n');
   const first = window.start + 1;
   const last = window.start + window.lines.length;
@@ -120,20 +128,20 @@ function render(style: Style, rules: StyleRules, window: Window, total: number, 
     case 'zcode':
       return body;
     case 'kimi': {
+      // Kimi CLI's ReadFile (MoonshotAI/kimi-cli src/kimi_cli/tools/file/read.py @ 4a550ef): the
+      // message's clauses in this order, and tool_result_to_message (src/kimi_cli/soul/message.py)
+      // sends it as `<system>message</system>` before the numbered lines.
       let message = window.lines.length > 0 ? `${window.lines.length} lines read from file starting from line ${first}.` : 'No lines read from file.';
-      if (window.stoppedBy === 'max-lines') message += ` Max ${rules.maxLines} lines reached.`;
-      else if (window.stoppedBy === 'bytes') message += ` Max ${rules.maxBytes} bytes reached.`;
-      else if (window.stoppedBy === 'end') message += ' End of file reached.';
-      if (window.truncatedLines.length > 0) message += ` Lines [${window.truncatedLines.join(', ')}] were truncated.`;
       message += ` Total lines in file: ${total}.`;
-      return `${body}${body === '' ? '' : '\n'}<system>${message}</system>`;
-    }
-    case 'opencode': {
-      const footer =
-        last < total
-          ? `(File has more lines. Use 'offset' parameter to read beyond line ${last})`
-          : `(End of file - total ${total} lines)`;
-      return `<path>${absolute}</path>\n<type>file</type>\n<content>\n${body}${body === '' ? '' : '\n'}\n${footer}\n</content>`;
+      // The line cap only shows when more than it was asked for: the default asks for exactly 1000.
+      if (requested > rules.maxLines && window.lines.length >= rules.maxLines) message += ` Max ${rules.maxLines} lines reached.`;
+      else if (window.stoppedBy === 'bytes') message += ` Max ${rules.maxBytes} bytes reached.`;
+      else if (window.lines.length < requested) message += ' End of file reached.';
+      if (window.truncatedLines.length > 0) message += ` Lines [${window.truncatedLines.join(', ')}] were truncated.`;
+      // Each line keeps its newline, as the original joins the lines it read.
+      const lastHasNewline = last < total || endsWithNewline;
+      const text = body === '' ? '' : `${body}${lastHasNewline ? '\n' : ''}`;
+      return [`<system>${message}</system>`, text].filter((part) => part !== '').map((part) => ({ type: 'input_text' as const, text: part }));
     }
     case 'pi':
       if (last < total) return `${body}\n\n[Showing lines ${first}-${last} of ${total}. Use offset=${last + 1} to continue.]`;
@@ -143,13 +151,14 @@ function render(style: Style, rules: StyleRules, window: Window, total: number, 
         return `Showing lines ${first}-${last} of ${total} total lines.\n\n---\n\n${body}`;
       }
       return body;
+    case 'opencode':
     case 'deepseek':
       return body;
   }
-  void shown;
 }
 
 async function readFileTool(style: Style, rules: StyleRules, args: Args, ctx: ToolContext): Promise<ToolResult> {
+  if (style === 'opencode') return readOpencode(args, ctx);
   const pathArg = stringArg(args, ...rules.pathArgs);
   if (pathArg === undefined || pathArg === '') return fail(`Read failed: missing ${rules.pathArgs[0]}`);
   const absolute = resolvePath(ctx, pathArg);
@@ -179,11 +188,12 @@ async function readFileTool(style: Style, rules: StyleRules, args: Args, ctx: To
   } else {
     start = Math.max(Math.trunc(rawOffset ?? rules.offsetBase) - rules.offsetBase, 0);
   }
-  const limit = Math.min(rawLimit !== undefined && rawLimit > 0 ? Math.trunc(rawLimit) : rules.defaultLines, rules.maxLines);
+  const requested = rawLimit !== undefined && rawLimit > 0 ? Math.trunc(rawLimit) : rules.defaultLines;
+  const limit = Math.min(requested, rules.maxLines);
   recordFileState(ctx, absolute, file.content);
   if (all.length === 0) {
     if (style === 'claude' || style === 'zcode') return ok('<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>');
-    return ok(render(style, rules, { start: 0, lines: [], truncatedLines: [], stoppedBy: 'end' }, 0, shown, absolute));
+    return ok(render(style, rules, { start: 0, lines: [], truncatedLines: [], stoppedBy: 'end' }, 0, requested, false));
   }
   if (start >= all.length) {
     const asGiven = rawOffset ?? 0;
@@ -192,13 +202,13 @@ async function readFileTool(style: Style, rules: StyleRules, args: Args, ctx: To
     }
     return fail(`Read failed: offset ${asGiven} is beyond the end of the file (${all.length} lines)`);
   }
-  const text = render(style, rules, selectLines(all, start, limit, rules), all.length, shown, absolute);
+  const text = render(style, rules, selectLines(all, start, limit, rules), all.length, requested, file.content.endsWith('\n'));
   // Claude refuses any read that would flood the context unless allow_large; ZCode only refuses
   // explicit ranges (its whole-file reads are unbounded) and estimates tokens as chars/3.
   const ranged = rawOffset !== undefined || rawLimit !== undefined;
   const guarded = (style === 'claude' && boolArg(args, 'allow_large') !== true) || (style === 'zcode' && ranged);
   if (guarded) {
-    const tokens = Math.ceil(text.length / (style === 'zcode' ? 3 : 4));
+    const tokens = Math.ceil((typeof text === 'string' ? text.length : 0) / (style === 'zcode' ? 3 : 4));
     if (tokens > MAX_READ_TOKENS) {
       return fail(
         `File content (${tokens} tokens) exceeds maximum allowed tokens (${MAX_READ_TOKENS}). ` +

@@ -18,9 +18,11 @@ import {
 import { createReadMediaTool, createReadTool } from './read.js';
 import { createBashTool, createTaskListTool, createTaskOutputTool, createTaskStopTool } from './shell.js';
 import { createStrReplaceEditorTool } from './str-replace-editor.js';
+import { createSubmitTool } from './submit.js';
 import { createTmuxTool } from './terminal.js';
 import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
+import { observeFileTool } from './observe.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -30,17 +32,19 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['shell.task_stop', createTaskStopTool],
     ['shell.task_list', createTaskListTool],
     ['shell.git', createGitTool],
-    ['fs.read', createReadTool],
-    ['fs.read_media', createReadMediaTool],
+    // Reads and searches without a shell show up as file_tool items (observe.ts).
+    ['fs.read', observeFileTool(createReadTool, 'read')],
+    ['fs.read_media', observeFileTool(createReadMediaTool, 'read')],
     ['fs.write', createWriteTool],
     ['fs.edit', createEditTool],
-    ['fs.grep', createGrepTool],
-    ['fs.glob', createGlobTool],
-    ['fs.ls', createListDirTool],
-    ['fs.file_search', createFileSearchTool],
+    ['fs.grep', observeFileTool(createGrepTool, 'search')],
+    ['fs.glob', observeFileTool(createGlobTool, 'search')],
+    ['fs.ls', observeFileTool(createListDirTool, 'list')],
+    ['fs.file_search', observeFileTool(createFileSearchTool, 'search')],
     ['fs.apply_unified_diff', createUnifiedDiffTool],
     ['fs.str_replace_editor', createStrReplaceEditorTool],
     ['terminal.tmux', createTmuxTool],
+    ['swe.submit', createSubmitTool],
     ['plan.todo', createTodoTool],
     ['plan.todo_read', createTodoReadTool],
     ['plan.checklist', createChecklistTool],

@@ -2,6 +2,7 @@
 // approvals and the sandbox apply. Each style reads the timeout in its original's documented unit
 // and renders output the way its original does; background tasks are per-thread.
 import { CapabilityOptionError, type ResolvedTool } from '../../harness/profile.js';
+import type { ContentPart } from '../../protocol/index.js';
 import type { ExecOutcome, ToolContext, ToolResult, ToolSpec } from '../spec.js';
 import {
   type Args,
@@ -59,11 +60,69 @@ function tasks(ctx: ToolContext): Map<string, BackgroundTask> {
   return map;
 }
 
-function formatSeconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10}s`;
+/** A tool output in parts: the first (the note) is the one a profile's error_template wraps. */
+function parts(...texts: string[]): ContentPart[] {
+  return texts.filter((text) => text !== '').map((text) => ({ type: 'input_text' as const, text }));
 }
 
-function render(style: Style, command: string, cwd: string, outcome: ExecOutcome, timeoutMs: number, limit: number): ToolResult {
+// Kimi CLI's ToolResultBuilder (MoonshotAI/kimi-cli src/kimi_cli/tools/utils.py @ 4a550ef): at most
+// 50,000 characters, lines cut at 2,000 with a `[...truncated]` marker, and the note says so.
+const KIMI_MAX_CHARS = 50_000;
+const KIMI_MAX_LINE = 2000;
+const KIMI_MARKER = '[...truncated]';
+const KIMI_TRUNCATED_NOTE = 'Output is truncated to fit in the message.';
+
+function kimiBuffer(output: string): { text: string; truncated: boolean } {
+  let text = '';
+  let truncated = false;
+  for (const line of output.split(/(?<=\n)/)) {
+    const remaining = KIMI_MAX_CHARS - text.length;
+    if (remaining <= 0) {
+      truncated = true;
+      break;
+    }
+    const limit = Math.min(remaining, KIMI_MAX_LINE);
+    if (line.length > limit) {
+      const ending = /[\r\n]+$/.exec(line)?.[0] ?? '';
+      const end = KIMI_MARKER + ending;
+      text += line.slice(0, Math.max(limit, end.length) - end.length) + end;
+      truncated = true;
+    } else {
+      text += line;
+    }
+  }
+  return { text, truncated };
+}
+
+function kimiNote(message: string, truncated: boolean, success: boolean): string {
+  // builder.ok() ends the message with a period; builder.error() leaves it as written.
+  const base = success && message !== '' && !message.endsWith('.') ? `${message}.` : message;
+  if (!truncated) return base;
+  return base === '' ? KIMI_TRUNCATED_NOTE : `${base} ${KIMI_TRUNCATED_NOTE}`;
+}
+
+// opencode's bash keeps the tail of long output (Truncate.MAX_LINES / MAX_BYTES:
+// anomalyco/opencode packages/opencode/src/tool/truncate.ts @ 0a3427d).
+const OPENCODE_MAX_LINES = 2000;
+const OPENCODE_MAX_BYTES = 50 * 1024;
+
+function opencodeTail(output: string): string {
+  const lines = output.split('\n');
+  if (lines.length <= OPENCODE_MAX_LINES && Buffer.byteLength(output) <= OPENCODE_MAX_BYTES) return output;
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let i = lines.length - 1; i >= 0 && kept.length < OPENCODE_MAX_LINES; i--) {
+    const line = lines[i] ?? '';
+    const size = Buffer.byteLength(line) + (kept.length > 0 ? 1 : 0);
+    if (bytes + size > OPENCODE_MAX_BYTES) break;
+    kept.unshift(line);
+    bytes += size;
+  }
+  // The original also saves the whole output to a file and names it; rig keeps no such file.
+  return `...output truncated...\n\n${kept.join('\n')}`;
+}
+
+function render(style: Style, command: string, args: Args, outcome: ExecOutcome, timeoutMs: number, limit: number): ToolResult {
   const output = truncateMiddle(outcome.output, limit);
   const code = outcome.exitCode;
   const success = code === 0 && !outcome.timedOut;
@@ -71,34 +130,71 @@ function render(style: Style, command: string, cwd: string, outcome: ExecOutcome
   switch (style) {
     case 'claude':
     case 'zcode': {
+      // Claude Code reports a failed command as `Exit code N` then the output (issue 11; zcode's
+      // alias handler does the same, reference/harnesses.md §5.3). The profile sends it unwrapped.
       const trimmed = output.replace(/^\s*\n/, '').trimEnd();
       if (success) return ok(trimmed === '' ? '(Bash completed with no output)' : trimmed);
-      const parts = [style === 'zcode' && code !== null ? `Exit code ${code}` : '', trimmed, timeoutNote];
-      if (style === 'claude' && code !== null && !outcome.timedOut) parts.push(`Exit code ${code}`);
-      return { output: parts.filter((part) => part !== '').join('\n'), success: false };
+      const lines = [code !== null && !outcome.timedOut ? `Exit code ${code}` : '', trimmed, timeoutNote];
+      return { output: lines.filter((line) => line !== '').join('\n'), success: false };
     }
     case 'kimi':
     case 'kimi-cli': {
-      if (outcome.timedOut) return { output: `${output}<system>ERROR: Command killed by timeout (${formatSeconds(timeoutMs)})</system>`, success: false };
-      if (success) return ok(output === '' ? 'Command executed successfully.' : output);
-      return { output: `${output}<system>ERROR: Command failed with exit code: ${code}.</system>`, success: false };
+      // Kimi CLI's Shell (src/kimi_cli/tools/shell/__init__.py @ 4a550ef) returns a message and the
+      // output; tool_result_to_message (src/kimi_cli/soul/message.py) puts the message first, as
+      // `<system>message</system>` on success and `<system>ERROR: message</system>` on failure (the
+      // profile's error_template wraps the first part, so the note is not wrapped twice).
+      const buffer = kimiBuffer(outcome.output);
+      if (outcome.timedOut) {
+        return { output: parts(kimiNote(`Command killed by timeout (${Math.round(timeoutMs / 1000)}s)`, buffer.truncated, false), buffer.text), success: false };
+      }
+      if (success) return ok(parts(`<system>${kimiNote('Command executed successfully.', buffer.truncated, true)}</system>`, buffer.text));
+      return { output: parts(kimiNote(`Command failed with exit code: ${code}.`, buffer.truncated, false), buffer.text), success: false };
     }
-    case 'opencode':
+    case 'opencode': {
+      // opencode's bash (anomalyco/opencode packages/opencode/src/tool/bash.ts, the Effect rewrite
+      // of the 1.x line; shell.ts @ 0498793 keeps the same wording under its later name): the
+      // output or `(no output)`, a `<bash_metadata>` block only for a timeout, and no exit-code
+      // line. A non-zero exit is an ordinary result there, not a tool error.
+      let text = opencodeTail(outcome.output);
+      if (text === '') text = '(no output)';
+      if (outcome.timedOut) {
+        text +=
+          `\n\n<bash_metadata>\nbash tool terminated command after exceeding timeout ${timeoutMs} ms. ` +
+          'If this command is expected to take longer and is not waiting for interactive input, retry with a larger timeout value in milliseconds.\n</bash_metadata>';
+      }
+      return ok(text);
+    }
     case 'pi': {
-      let text = output === '' ? '(no output)' : output;
-      if (outcome.timedOut) text = `${text.trimEnd()}\n\nCommand timed out after ${formatSeconds(timeoutMs)}`;
-      else if (!success) text = `${text.trimEnd()}\n\nCommand exited with code ${code}`;
-      return { output: text, success };
+      // pi's bash (badlogic/pi-mono packages/coding-agent/src/core/tools/bash.ts @ 83378aa): the
+      // output or `(no output)`, then `Command exited with code N`; a timeout names the seconds asked for.
+      if (outcome.timedOut) {
+        const seconds = numberArg(args, 'timeout') ?? Math.round(timeoutMs / 1000);
+        return { output: `${output === '' ? '' : `${output}\n\n`}Command timed out after ${seconds} seconds`, success: false };
+      }
+      const text = output === '' ? '(no output)' : output;
+      if (!success) return { output: `${text}\n\nCommand exited with code ${code}`, success: false };
+      return ok(text);
     }
     case 'qwen': {
+      // Qwen Code's run_shell_command (QwenLM/qwen-code packages/core/src/tools/shell.ts @ 0103af5):
+      // every field on its own line; Directory is the argument as given. rig's orchestrator does not
+      // report the signal or the process group, so those say `(none)`. Like the original, a failed
+      // command is an ordinary result.
+      if (outcome.timedOut) {
+        const tail = outcome.output.trim() !== '' ? ` Below is the output before it timed out:\n${output}` : ' There was no output before it timed out.';
+        return ok(`Command timed out after ${timeoutMs}ms before it could complete.${tail}`);
+      }
+      const directory = stringArg(args, 'directory');
       const lines = [
         `Command: ${command}`,
-        `Directory: ${cwd}`,
+        `Directory: ${directory ? directory : '(root)'}`,
         `Output: ${output === '' ? '(empty)' : output}`,
-        `Error: ${outcome.timedOut ? timeoutNote : '(none)'}`,
+        'Error: (none)',
         `Exit Code: ${code ?? '(none)'}`,
+        'Signal: (none)',
+        'Process Group PGID: (none)',
       ];
-      return { output: lines.join('\n'), success };
+      return ok(lines.join('\n'));
     }
     case 'deepseek': {
       if (success) return ok(output === '' ? '(no output)' : output);
@@ -167,7 +263,7 @@ export function createBashTool(tool: ResolvedTool): ToolSpec {
         const outcome = await ctx.caps.exec({ command, cwd, timeoutMs, yieldTimeMs: 1000, ...escalation });
         if (outcome.declined) return fail(outcome.declined);
         if (outcome.sessionId === undefined) {
-          return render(style, command, cwd, outcome, timeoutMs, outputLimit);
+          return render(style, command, args, outcome, timeoutMs, outputLimit);
         }
         const id = `bash_${outcome.sessionId}`;
         tasks(ctx).set(id, { id, sessionId: outcome.sessionId, command, output: outcome.output, done: false, exitCode: null });
@@ -175,7 +271,7 @@ export function createBashTool(tool: ResolvedTool): ToolSpec {
       }
       const outcome = await ctx.caps.exec({ command, cwd, timeoutMs, ...escalation });
       if (outcome.declined) return fail(outcome.declined);
-      return render(style, command, cwd, outcome, timeoutMs, outputLimit);
+      return render(style, command, args, outcome, timeoutMs, outputLimit);
     },
   );
 }

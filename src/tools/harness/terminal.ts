@@ -2,7 +2,13 @@
 // script through the orchestrator (caps.exec), so policy and sandbox see it like any command;
 // the session name and the last captured buffer are per thread.
 import { createHash } from 'node:crypto';
-import { capTerminalOutput, terminusTimeoutMs, type TerminusCommand } from '../../harness/text-actions/terminus-2.js';
+import {
+  capTerminalOutput,
+  terminusCompletionCheck,
+  terminusTimeoutMs,
+  terminusWarningsPrefix,
+  type TerminusCommand,
+} from '../../harness/text-actions/terminus-2.js';
 import type { ResolvedTool } from '../../harness/profile.js';
 import type { ToolContext, ToolSpec } from '../spec.js';
 import { asArgs, fail, functionSpec, ok } from './common.js';
@@ -33,7 +39,8 @@ export function tmuxScript(session: string, cwd: string, commands: TerminusComma
     `if ! tmux has-session -t ${s} 2>/dev/null; then`,
     `  tmux new-session -d -s ${s} -x 160 -y 40 -c ${quote(cwd)} "env PAGER=less GIT_PAGER=less PS1='\\\\u@rig:\\\\w\\\\$ ' bash --norc --noprofile"`,
     `  tmux set-option -t ${s} history-limit 50000 >/dev/null`,
-    '  sleep 0.2',
+    // A new shell needs a moment to draw its prompt; wait for it (up to 5 s) so the first screen shows it.
+    `  for _ in $(seq 50); do [ -n "$(tmux capture-pane -p -t ${s} | tr -d '[:space:]')" ] && break; sleep 0.1; done`,
     'fi',
     'keys=$(mktemp)',
   ];
@@ -42,13 +49,16 @@ export function tmuxScript(session: string, cwd: string, commands: TerminusComma
       lines.push(`tmux send-keys -t ${s} ${command.keystrokes}`);
     } else {
       const encoded = Buffer.from(command.keystrokes).toString('base64');
-      lines.push(`printf %s ${quote(encoded)} | base64 -d > "$keys"`, 'tmux load-buffer -b rig-keys "$keys"', `tmux paste-buffer -d -b rig-keys -t ${s}`);
+      // Paste buffers are global to the tmux server: one per session, or two threads' keys cross.
+      const buffer = quote(`rig-keys-${session}`);
+      lines.push(`printf %s ${quote(encoded)} | base64 -d > "$keys"`, `tmux load-buffer -b ${buffer} "$keys"`, `tmux paste-buffer -d -b ${buffer} -t ${s}`);
     }
     lines.push(`sleep ${command.duration}`);
   }
   lines.push(
-    // Plain rm: the exec policy treats `rm -f` as destructive and would ask before every keystroke.
-    'rm "$keys"',
+    // Plain rm, with `--`: the exec policy asks before `rm -f`, and before an rm whose unknown
+    // argument (a variable) could turn out to be an option.
+    'rm -- "$keys"',
     `tmux capture-pane -p -J -S - -t ${s}`, `echo ${MARK}`, `tmux capture-pane -p -t ${s}`);
   return lines.join('\n');
 }
@@ -114,7 +124,11 @@ export function createTmuxTool(tool: ResolvedTool): ToolSpec {
       const screen = at === -1 ? outcome.output : outcome.output.slice(at + MARK.length + 1);
       const previous = ctx.threadState.get(BUFFER_KEY) as string | undefined;
       ctx.threadState.set(BUFFER_KEY, buffer);
-      return ok(terminalObservation(previous, buffer, screen));
+      const observation = terminalObservation(previous, buffer, screen);
+      // The text-protocol driver asks for Terminus 2's completion check and passes parse warnings.
+      if (args['confirm_completion'] === true) return ok(terminusCompletionCheck(observation));
+      const warnings = Array.isArray(args['warnings']) ? args['warnings'].filter((warning): warning is string => typeof warning === 'string') : [];
+      return ok(terminusWarningsPrefix(warnings) + observation);
     },
   );
 }

@@ -34,7 +34,9 @@ function successText(style: Style, ctx: ToolContext, absolute: string, bytes: nu
   const rel = displayPath(ctx, absolute);
   switch (style) {
     case 'claude':
-      return `Wrote ${bytes} bytes to ${rel}`;
+      // Claude Code's Write replies (issue 11: success text for every Claude-family profile; the
+      // create wording is the one reference/harnesses.md §4.4 gives for zcode, which derives from it).
+      return existed ? `The file ${absolute} has been updated successfully.` : `File created successfully at: ${absolute}`;
     case 'zcode':
       return `File created successfully at: ${absolute}`;
     case 'kimi':

@@ -7,7 +7,7 @@ import { runProcess } from '../../exec/spawn.js';
 import { buildShellArgv, detectUserShell, shellFromPath } from '../../exec/shell.js';
 import { UnifiedExecError, type UnifiedExecResult } from '../../exec/unified-exec.js';
 import type { ArgvWrapper } from '../../exec/live-process.js';
-import { bwrapDiagnosis, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
+import { bwrapDiagnosis, canWritePath, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
 import { assessExecCommandLazily, decideExecApproval, shlexJoin, type ApprovalAction } from '../../policy/index.js';
 import type { ExecOutcome, ExecRequest, TurnServices } from '../spec.js';
 import type { OrchestratorOptions } from './options.js';
@@ -61,6 +61,12 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       sandboxMode: options.sandbox.mode,
       escalationRequested: request.escalation !== undefined,
       ...(request.escalation?.prefixRule ? { prefixRule: request.escalation.prefixRule } : {}),
+      // Where and how it runs: the classifier judges what a command can reach from there.
+      cwd: request.cwd,
+      tty: request.tty === true,
+      env: options.commandEnv,
+      canWrite: (path: string) => canWritePath(path, options.sandbox),
+      trustedShells: [detectUserShell(options.commandEnv).path],
     });
     const action = decideExecApproval({
       requirement: assessment.requirement,

@@ -10,6 +10,7 @@ import { decidePatchApproval, type ApprovalAction } from '../../policy/index.js'
 import type { FileChangeOutcome, TurnServices } from '../spec.js';
 import type { OrchestratorOptions } from './options.js';
 import { orchestrate, type ApprovalQuestion, type AskContext, type Attempt, type Runtime } from './pipeline.js';
+import { changeDiff } from './change-diff.js';
 
 export const USER_DECLINED_PATCH = 'patch rejected by user';
 
@@ -27,7 +28,7 @@ function touchedPaths(edits: readonly FileEdit[]): string[] {
 }
 
 /** What a file held before the change: the content the edit was computed against, else the disk. */
-function before(edit: FileEdit): string {
+function contentBefore(edit: FileEdit): string {
   if (edit.kind === 'add') return '';
   if (edit.expectedContent !== undefined) return edit.expectedContent;
   try {
@@ -48,7 +49,10 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
     private readonly services: TurnServices,
   ) {
     this.paths = touchedPaths(edits);
-    const changes: FileChangeEntry[] = edits.map((edit) => ({ path: edit.moveTo ?? edit.path, kind: edit.kind }));
+    const changes: FileChangeEntry[] = edits.map((edit) => {
+      const diff = changeDiff(edit);
+      return { path: edit.moveTo ?? edit.path, kind: edit.kind, ...(diff !== undefined ? { diff } : {}) };
+    });
     this.item = { id: services.newItemId(), type: 'file_change', changes, status: 'in_progress' };
     services.emit({ type: 'item.started', item: this.item });
   }
@@ -82,17 +86,13 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
   }
 
   async question(context: AskContext): Promise<ApprovalQuestion> {
-    // jsdiff loads only when a person is about to look at a change.
-    const { createTwoFilesPatch } = await import('diff');
-    const changes: FileChangeApprovalEntry[] = this.edits.map((edit) => {
-      const shown = this.display(edit.path);
-      const after = edit.kind === 'delete' ? '' : edit.content ?? '';
-      const target = edit.moveTo ? this.display(edit.moveTo) : shown;
-      const diff = before(edit) === after
-        ? ''
-        : createTwoFilesPatch(edit.kind === 'add' ? '/dev/null' : shown, edit.kind === 'delete' ? '/dev/null' : target, before(edit), after, undefined, undefined, { context: 3 });
-      return { path: edit.path, kind: edit.kind, ...(edit.moveTo ? { move_to: edit.moveTo } : {}), diff };
-    });
+    // A person deciding needs the diff even where the edit did not read the file first.
+    const changes: FileChangeApprovalEntry[] = this.edits.map((edit) => ({
+      path: edit.path,
+      kind: edit.kind,
+      ...(edit.moveTo ? { move_to: edit.moveTo } : {}),
+      diff: changeDiff(edit, contentBefore(edit)) ?? '',
+    }));
     return {
       kind: 'file_change',
       item_id: this.item.id,
@@ -108,8 +108,13 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
   }
 
   declined(reason: string, by: 'policy' | 'user'): FileChangeOutcome {
-    this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'failed' } });
-    return { ok: false, message: by === 'user' ? USER_DECLINED_PATCH : reason };
+    return this.failed(by === 'user' ? USER_DECLINED_PATCH : reason);
+  }
+
+  /** The reason goes on the item too, so the person reading the run sees what the model was told. */
+  private failed(message: string): FileChangeOutcome {
+    this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'failed', error: { message } } });
+    return { ok: false, message };
   }
 
   /** The writable-root check is made before the commit (decide); the commit itself is not retried. */
@@ -126,8 +131,7 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
       this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'completed' } });
       return { ok: true, message: summary.text };
     } catch (error) {
-      this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'failed' } });
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      return this.failed(error instanceof Error ? error.message : String(error));
     }
   }
 }

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   buildBwrapArgs,
   buildBwrapInvocation,
-  claimPlaceholders,
   privilegedSockets,
+  socketDirectories,
 } from '../../../src/exec/sandbox/bwrap.js';
 import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
@@ -21,7 +21,7 @@ const NAMESPACES = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unsha
 describe('buildBwrapArgs', () => {
   it('read-only: read-only root, fresh /dev and /proc, no network, no capabilities', () => {
     const policy = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws });
-    expect(buildBwrapArgs(policy, ['ls', '-la'], s.ws, { maskSockets: [] })).toEqual([
+    expect(buildBwrapArgs(policy, ['ls', '-la'], s.ws, { maskSockets: [], maskSocketDirs: [] })).toEqual([
       '--new-session', '--die-with-parent', ...NAMESPACES, '--unshare-net',
       '--cap-drop', 'ALL', '--disable-userns',
       '--ro-bind', '/', '/', '--dev', '/dev',
@@ -40,7 +40,7 @@ describe('buildBwrapArgs', () => {
     const extra = path.join(s.base, 'extra');
     fs.mkdirSync(path.join(extra, '.agents'), { recursive: true });
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, addDirs: [extra], ...noTmp });
-    const invocation = buildBwrapInvocation(policy, ['make'], s.ws, { seccompFd: 3, maskSockets: [] });
+    const invocation = buildBwrapInvocation(policy, ['make'], s.ws, { seccompFd: 3, maskSockets: [], maskSocketDirs: [] });
     expect(invocation.args).toEqual([
       '--new-session', '--die-with-parent', ...NAMESPACES, '--unshare-net',
       '--cap-drop', 'ALL', '--disable-userns',
@@ -49,13 +49,18 @@ describe('buildBwrapArgs', () => {
       '--bind', s.ws, s.ws,
       '--ro-bind-try', path.join(extra, '.agents'), path.join(extra, '.agents'),
       '--ro-bind-try', path.join(s.ws, '.git'), path.join(s.ws, '.git'),
-      '--ro-bind', '/dev/null', path.join(s.ws, '.rig'),
-      '--ro-bind', '/dev/null', path.join(s.ws, '.codex'),
+      '--ro-bind', path.join(s.ws, '.rig'), path.join(s.ws, '.rig'),
+      '--ro-bind', path.join(s.ws, '.codex'), path.join(s.ws, '.codex'),
       '--proc', '/proc',
       '--seccomp', '3',
       '--chdir', s.ws, '--', 'make',
     ]);
     expect(invocation.placeholders).toEqual([path.join(s.ws, '.rig'), path.join(s.ws, '.codex')]);
+    // The mount points are empty directories rig made, never files bwrap makes on the host.
+    for (const name of ['.rig', '.codex']) {
+      expect(fs.lstatSync(path.join(s.ws, name)).isDirectory()).toBe(true);
+      expect(fs.readdirSync(path.join(s.ws, name))).toEqual([]);
+    }
   });
 
   it('workspace-write with /tmp, network on, a PTY, old bwrap and no procfs', () => {
@@ -71,6 +76,7 @@ describe('buildBwrapArgs', () => {
       disableUserns: false,
       mountProc: false,
       maskSockets: [],
+      maskSocketDirs: [],
     });
     expect(args).toEqual([
       '--die-with-parent', ...NAMESPACES,
@@ -79,43 +85,26 @@ describe('buildBwrapArgs', () => {
       '--bind', '/tmp', '/tmp',
       '--bind', s.ws, s.ws,
       // .rig appeared after the policy was resolved: bound read-only as it is.
-      '--ro-bind-try', path.join(s.ws, '.rig'), path.join(s.ws, '.rig'),
-      '--ro-bind', '/dev/null', path.join(s.ws, '.codex'),
+      '--ro-bind', path.join(s.ws, '.rig'), path.join(s.ws, '.rig'),
+      '--ro-bind', path.join(s.ws, '.codex'), path.join(s.ws, '.codex'),
       '--chdir', s.ws, '--', 'bash',
     ]);
   });
 
-  it('binds the seccomp directory read-only when it lies in a writable root', () => {
-    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeTmpdirEnvVar: true });
-    const dir = path.join(s.base, 'rig-seccomp-x');
-    const args = buildBwrapArgs(policy, ['true'], s.ws, { seccompFd: 3, seccompDir: dir });
-    expect(args.join(' ')).toContain(`--ro-bind-try ${dir} ${dir}`);
-    const outsideRoots = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
-    expect(buildBwrapArgs(outsideRoots, ['true'], s.ws, { seccompDir: dir }).join(' ')).not.toContain(dir);
+  it('a file the user made at a missing protected name is bound read-only, not replaced', () => {
+    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
+    fs.writeFileSync(path.join(s.ws, '.codex'), 'mine\n');
+    const args = buildBwrapArgs(policy, ['true'], s.ws, { maskSocketDirs: [] }).join(' ');
+    expect(args).toContain(`--ro-bind-try ${s.ws}/.codex ${s.ws}/.codex`);
+    expect(fs.readFileSync(path.join(s.ws, '.codex'), 'utf8')).toBe('mine\n');
   });
 
-  it('placeholders are shared by concurrent runs and removed by the last one', () => {
+  it('a 0-byte read-only placeholder file left by an older rig is removed when the policy is resolved', () => {
+    const legacy = path.join(s.ws, '.rig');
+    fs.writeFileSync(legacy, '', { mode: 0o444 });
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
-    const rig = path.join(s.ws, '.rig');
-    const first = buildBwrapInvocation(policy, ['true'], s.ws);
-    const releaseFirst = claimPlaceholders(first.placeholders);
-    fs.writeFileSync(rig, ''); // what bwrap does for the mount point
-    const second = buildBwrapInvocation(policy, ['true'], s.ws);
-    expect(second.placeholders).toContain(rig);
-    const releaseSecond = claimPlaceholders(second.placeholders);
-    releaseFirst();
-    expect(fs.existsSync(rig)).toBe(true);
-    releaseSecond();
-    releaseSecond();
-    expect(fs.existsSync(rig)).toBe(false);
-  });
-
-  it('never removes a placeholder path the user filled in meanwhile', () => {
-    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
-    const release = claimPlaceholders(buildBwrapInvocation(policy, ['true'], s.ws).placeholders);
-    fs.mkdirSync(path.join(s.ws, '.codex'));
-    release();
-    expect(fs.statSync(path.join(s.ws, '.codex')).isDirectory()).toBe(true);
+    expect(fs.existsSync(legacy)).toBe(false);
+    expect(policy.writableRoots[0]!.missingProtected).toContain(legacy);
   });
 });
 
@@ -137,6 +126,7 @@ describe('privileged daemon sockets', () => {
     const policy = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws });
     const args = buildBwrapArgs(policy, ['true'], s.ws, {
       maskSockets: [sock, path.join(s.outside, 'var-run-docker.sock'), path.join(s.outside, 'none.sock')],
+      maskSocketDirs: [],
     });
     expect(args.join(' ')).toContain(`--dev /dev --ro-bind /dev/null ${sock} --proc /proc`);
     expect(args.filter((a) => a === sock)).toHaveLength(1);
@@ -147,5 +137,22 @@ describe('privileged daemon sockets', () => {
     expect(list).toContain('/var/run/docker.sock');
     expect(list).toContain('/run/user/1000/bus');
     expect(list).toContain('/run/systemd/private');
+  });
+});
+
+describe('host socket directories', () => {
+  it('existing ones get a private tmpfs, after the writable binds', () => {
+    const dir = path.join(s.outside, 'tmux-1000');
+    fs.mkdirSync(dir);
+    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
+    const args = buildBwrapArgs(policy, ['true'], s.ws, { maskSocketDirs: [dir, path.join(s.outside, 'missing')] });
+    expect(args.indexOf('--tmpfs')).toBeGreaterThan(args.indexOf(s.ws));
+    expect(args[args.indexOf('--tmpfs') + 1]).toBe(dir);
+    expect(args.filter((a) => a === '--tmpfs')).toHaveLength(1);
+  });
+
+  it('the default list covers tmux (also $TMUX_TMPDIR and the $TMUX server), screen and X11', () => {
+    const dirs = socketDirectories(1000, { TMUX_TMPDIR: '/srv/t', TMUX: '/srv/sock/tmux-1000/work,42,0' });
+    expect(dirs).toEqual(expect.arrayContaining(['/tmp/tmux-1000', '/srv/t/tmux-1000', '/srv/sock/tmux-1000', '/tmp/.X11-unix', '/run/screen']));
   });
 });

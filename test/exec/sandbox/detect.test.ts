@@ -162,7 +162,9 @@ describe('refusing to run without a sandbox', () => {
   });
 
   it('rig doctor on a working machine lists the policy', () => {
-    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeSlashTmp: true, excludeTmpdirEnvVar: true });
+    const home = `${s.base}/home`;
+    fs.mkdirSync(home);
+    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeSlashTmp: true, excludeTmpdirEnvVar: true, rigHome: home });
     const report = sandboxDoctorReport({
       platform: 'linux',
       policy,
@@ -172,7 +174,9 @@ describe('refusing to run without a sandbox', () => {
       'sandbox: ok — bubblewrap 0.8.0 at /usr/bin/bwrap\n' +
         '  note: n\n' +
         '  mode: workspace-write; network: off\n' +
-        `  writable: ${s.ws} (read-only inside: ${s.ws}/.rig, ${s.ws}/.codex)`,
+        `  writable: ${s.ws} (read-only inside: ${s.ws}/.rig, ${s.ws}/.codex)\n` +
+        `  read-only for commands: RIG_HOME ${home}\n` +
+        '  host UNIX sockets: none reachable (own network namespace; seccomp refuses connect())',
     );
   });
 });

@@ -12,6 +12,7 @@ import { resolveSandboxPolicy, type SandboxPolicy } from '../../../src/exec/sand
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
 import type { WrapOptions } from '../../../src/exec/sandbox/index.js';
 import { fingerprint, runSandboxed, type RunResult } from './run-sandboxed.js';
+import { networkOffSeccompProgram } from '../../../src/exec/sandbox/seccomp.js';
 
 let s: Scratch;
 let ww: SandboxPolicy; // workspace-write, no /tmp, network off
@@ -19,6 +20,17 @@ let wwNet: SandboxPolicy; // workspace-write, no /tmp, network on
 let wwTmp: SandboxPolicy; // workspace-write with /tmp, network off
 let ro: SandboxPolicy;
 let fresh: SandboxPolicy; // workspace-write on a directory without .git at resolve time
+let wwTmpNet: SandboxPolicy; // workspace-write with /tmp, network on
+let wwNetUnix: SandboxPolicy; // network on, allow_unix_sockets = true
+let roNet: SandboxPolicy; // read-only, network on
+let wwHome: SandboxPolicy; // /tmp writable, RIG_HOME inside it
+let wwNoHome: SandboxPolicy; // /tmp writable, RIG_HOME inside it but not created yet
+let home = '';
+let missingHome = '';
+let abstractServer: net.Server;
+let abstractConnections = 0;
+let abstractName = '';
+let tmuxSocket = '';
 let victim: ChildProcess;
 let tcp: net.Server;
 let tcpPort = 0;
@@ -42,12 +54,39 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(s.ws, 'inside.txt'), 'inside\n');
   fs.writeFileSync(path.join(s.outside, 'victim.txt'), 'original\n');
   fs.symlinkSync(s.outside, path.join(s.ws, 'pre-planted-link'));
+  // Agent config below the top level, present when the session starts.
+  fs.mkdirSync(path.join(s.ws, 'sub', '.rig', 'rules'), { recursive: true });
+  fs.writeFileSync(path.join(s.ws, 'sub', '.rig', 'config.toml'), 'sandbox_mode = "read-only"\n');
+  fs.mkdirSync(path.join(s.ws, 'deep', 'a', 'b', '.agents', 'skills'), { recursive: true });
+  fs.mkdirSync(path.join(s.ws, 'pkg', '.codex'), { recursive: true });
+  home = path.join(s.base, 'home');
+  fs.mkdirSync(path.join(home, 'rules'), { recursive: true });
+  fs.writeFileSync(path.join(home, 'config.toml'), 'model = "m"\n');
+  missingHome = path.join(s.base, 'home-not-yet');
   ww = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
   wwNet = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, networkAccess: true, ...noTmp });
   wwTmp = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeTmpdirEnvVar: true });
   ro = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws });
   fs.mkdirSync(path.join(s.ws, 'fresh'));
   fresh = resolveSandboxPolicy({ mode: 'workspace-write', cwd: path.join(s.ws, 'fresh'), ...noTmp });
+  wwTmpNet = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, networkAccess: true, excludeTmpdirEnvVar: true });
+  wwNetUnix = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, networkAccess: true, allowUnixSockets: true, ...noTmp });
+  roNet = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws, networkAccess: true });
+  wwHome = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeTmpdirEnvVar: true, rigHome: home });
+  wwNoHome = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeTmpdirEnvVar: true, rigHome: missingHome });
+
+  abstractName = `rig-escape-${tag}`;
+  abstractServer = net.createServer((socket) => {
+    abstractConnections++;
+    socket.on('error', () => {});
+    socket.end('hello\n');
+  });
+  await new Promise<void>((resolve) => abstractServer.listen(`\0${abstractName}`, resolve));
+  // A tmux server of the host, where tmux keeps its sockets ($TMUX_TMPDIR unset: /tmp/tmux-<uid>).
+  const tmuxDir = `/tmp/tmux-${process.getuid!()}`;
+  fs.mkdirSync(tmuxDir, { recursive: true, mode: 0o700 });
+  tmuxSocket = path.join(tmuxDir, `rig-escape-${tag}`);
+  execFileSync('tmux', ['-S', tmuxSocket, 'new-session', '-d', 'sleep 300'], { env: { ...process.env, TMUX: '' } });
 
   victim = spawn('sleep', ['300'], { stdio: 'ignore' });
   tcp = net.createServer((socket) => {
@@ -73,6 +112,15 @@ afterAll(async () => {
   victim?.kill('SIGKILL');
   await new Promise((resolve) => tcp?.close(resolve));
   await new Promise((resolve) => unixServer?.close(resolve));
+  await new Promise((resolve) => abstractServer?.close(resolve));
+  if (tmuxSocket) {
+    try {
+      execFileSync('tmux', ['-S', tmuxSocket, 'kill-server'], { stdio: 'ignore' });
+    } catch {
+      // Already gone.
+    }
+    fs.rmSync(tmuxSocket, { force: true });
+  }
   udp?.close();
   s?.remove();
   console.log(`sandbox escape suite: ${attempts} attempts, ${blocked} blocked`);
@@ -127,6 +175,30 @@ interface Attempt {
 }
 
 const q = (p: string): string => `'${p}'`;
+
+/** Absent, or the empty directory rig made as a read-only mount point. */
+function expectEmptyMountPoint(p: string): void {
+  if (!fs.existsSync(p)) return;
+  expect(fs.lstatSync(p).isDirectory()).toBe(true);
+  expect(fs.readdirSync(p)).toEqual([]);
+}
+
+/**
+ * A network-off command with the real (default) seccomp filter: can it reach a host UNIX socket?
+ * (TCP is cut by the network namespace anyway; a path-named socket only by the filter.)
+ */
+async function networkOffStillBlocked(): Promise<void> {
+  const before = unixConnections;
+  const r = await runSandboxed(ww, connectNode(`'${out('agent.sock')}'`));
+  expect(r.code).not.toBe(0);
+  expect(unixConnections).toBe(before);
+}
+
+const connectNode = (target: string): string =>
+  `${NODE} -e "require('net').connect(${target}).on('connect',()=>process.exit(0)).on('error',e=>{console.error(e.message);process.exit(3)})"`;
+
+/** 8 bytes of classic BPF: "return ALLOW", what a tamperer puts in place of the filter. */
+const ALLOW_ALL = String.raw`\006\000\000\000\000\000\377\177`;
 const out = (...p: string[]): string => path.join(s.outside, ...p);
 
 const attempts_: Attempt[] = [
@@ -183,13 +255,13 @@ const attempts_: Attempt[] = [
     name: 'create .rig/config.toml',
     policy: () => ww,
     script: () => 'mkdir -p .rig && echo "sandbox_mode = \\"danger-full-access\\"" > .rig/config.toml',
-    verify: () => expect(fs.existsSync(path.join(s.ws, '.rig'))).toBe(false),
+    verify: () => expectEmptyMountPoint(path.join(s.ws, '.rig')),
   },
   {
     name: 'create .codex/config.toml',
     policy: () => ww,
     script: () => 'mkdir -p .codex && echo x > .codex/config.toml',
-    verify: () => expect(fs.existsSync(path.join(s.ws, '.codex'))).toBe(false),
+    verify: () => expectEmptyMountPoint(path.join(s.ws, '.codex')),
   },
   // Undoing the mounts.
   { name: 'remount / read-write', policy: () => ww, script: () => `(mount -o remount,rw / || mount -o remount,bind,rw /) && echo pwned > ${q(out('remount.txt'))}` },
@@ -215,7 +287,7 @@ const attempts_: Attempt[] = [
     verify: () => expect(unixConnections).toBe(0),
   },
   {
-    // Stands in for /var/run/docker.sock: masked even with the network on (no seccomp then).
+    // Stands in for /var/run/docker.sock: masked even with the network on.
     name: 'privileged daemon socket with the network on',
     policy: () => wwNet,
     wrap: () => ({ maskSockets: [out('agent.sock')] }),
@@ -234,6 +306,111 @@ const attempts_: Attempt[] = [
     script: () => 'kill -9 -1; exit 1',
     verify: () => expect(victimAlive()).toBe(true),
   },
+  // The seccomp program (hole 3): nothing another command can write is ever read as the filter.
+  {
+    name: 'seccomp: plant an allow-all program where older rig versions kept it',
+    policy: () => wwTmp,
+    mustFail: false,
+    script: () => `mkdir -p /tmp/rig-seccomp-${tag} && printf '${ALLOW_ALL}' > /tmp/rig-seccomp-${tag}/network-off.bpf`,
+    verify: async () => {
+      await networkOffStillBlocked();
+      fs.rmSync(`/tmp/rig-seccomp-${tag}`, { recursive: true, force: true });
+    },
+  },
+  {
+    // The attack seen against the shared file: a command of another session (network on, /tmp
+    // writable, so no filter directory of its own bound read-only) rewrote the program in place,
+    // same size, all "return ALLOW", and the next network-off command reached the host.
+    name: 'seccomp: another session rewrites every program file and descriptor it can see',
+    policy: () => wwTmpNet,
+    mustFail: false,
+    script: () => {
+      const allow = ALLOW_ALL.repeat((networkOffSeccompProgram()?.length ?? 8) / 8);
+      return `for f in /tmp/rig-seccomp-*/* /proc/[0-9]*/fd/* /dev/shm/*; do chmod u+w "$f"; printf '${allow}' > "$f"; done 2>/dev/null; true`;
+    },
+    verify: networkOffStillBlocked,
+  },
+  // Host UNIX sockets with the network on (hole 4).
+  { name: 'network on: UNIX socket of a host daemon by path', policy: () => wwNet, script: () => connectNode(`'${out('agent.sock')}'`), verify: () => expect(unixConnections).toBe(0) },
+  { name: 'network on: abstract UNIX socket of the host', policy: () => wwNet, script: () => connectNode(`'\\\\0${abstractName}'`), verify: () => expect(abstractConnections).toBe(0) },
+  { name: 'network off: abstract UNIX socket of the host', policy: () => ww, script: () => connectNode(`'\\\\0${abstractName}'`), verify: () => expect(abstractConnections).toBe(0) },
+  { name: 'read-only, network on: abstract UNIX socket of the host', policy: () => roNet, script: () => connectNode(`'\\\\0${abstractName}'`), verify: () => expect(abstractConnections).toBe(0) },
+  {
+    name: 'network on: a UNIX datagram to a host socket (python)',
+    policy: () => wwNet,
+    script: () => `python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b'x', '${out('agent.sock')}')"`,
+  },
+  {
+    name: 'network on: drive the host tmux server (tmux -S run-shell)',
+    policy: () => wwNet,
+    script: () => `tmux -S ${q(tmuxSocket)} run-shell ${q(`touch ${out('tmux-pwned')}`)}`,
+    verify: () => expect(fs.existsSync(out('tmux-pwned'))).toBe(false),
+  },
+  {
+    name: 'allow_unix_sockets: the host tmux server stays hidden',
+    policy: () => wwNetUnix,
+    script: () => `tmux -S ${q(tmuxSocket)} run-shell ${q(`touch ${out('tmux-pwned-2')}`)}`,
+    verify: () => expect(fs.existsSync(out('tmux-pwned-2'))).toBe(false),
+  },
+  {
+    name: 'allow_unix_sockets: privileged daemon sockets stay masked',
+    policy: () => wwNetUnix,
+    wrap: () => ({ maskSockets: [out('agent.sock')] }),
+    script: () => connectNode(`'${out('agent.sock')}'`),
+    verify: () => expect(unixConnections).toBe(0),
+  },
+  // RIG_HOME inside a writable root (hole 2): RIG_HOME=$(mktemp -d) puts it under /tmp.
+  {
+    name: 'RIG_HOME under /tmp: widen the user config',
+    policy: () => wwHome,
+    script: () => `echo 'sandbox_mode = "danger-full-access"' >> ${q(path.join(home, 'config.toml'))}`,
+    verify: () => expect(fs.readFileSync(path.join(home, 'config.toml'), 'utf8')).toBe('model = "m"\n'),
+  },
+  {
+    name: 'RIG_HOME under /tmp: add an allow rule',
+    policy: () => wwHome,
+    script: () => `echo 'prefix_rule(pattern=["rm"])' > ${q(path.join(home, 'rules', 'x.rules'))}`,
+    verify: () => expect(fs.readdirSync(path.join(home, 'rules'))).toEqual([]),
+  },
+  {
+    name: 'RIG_HOME under /tmp: move it away and make a new one',
+    policy: () => wwHome,
+    script: () => `mv ${q(home)} ${q(home + '-old')} ; mkdir -p ${q(home)} && echo x > ${q(path.join(home, 'config.toml'))}`,
+    verify: () => expect(fs.existsSync(home + '-old')).toBe(false),
+  },
+  {
+    name: 'RIG_HOME not created yet: create it with a config',
+    policy: () => wwNoHome,
+    script: () => `mkdir -p ${q(missingHome)} && echo x > ${q(path.join(missingHome, 'config.toml'))}`,
+    verify: () => expectEmptyMountPoint(missingHome),
+  },
+  // Agent config below the top level, present at start (hole 2).
+  {
+    name: 'nested .rig: overwrite its config',
+    policy: () => ww,
+    script: () => `echo 'sandbox_mode = "danger-full-access"' > sub/.rig/config.toml`,
+    verify: () => expect(fs.readFileSync(path.join(s.ws, 'sub', '.rig', 'config.toml'), 'utf8')).toBe('sandbox_mode = "read-only"\n'),
+  },
+  {
+    name: 'nested .rig: add a rules file',
+    policy: () => ww,
+    script: () => `echo 'prefix_rule(pattern=["rm"])' > sub/.rig/rules/allow.rules`,
+    verify: () => expect(fs.readdirSync(path.join(s.ws, 'sub', '.rig', 'rules'))).toEqual([]),
+  },
+  { name: 'nested .rig: rm -rf it', policy: () => ww, script: () => 'rm -rf sub/.rig', verify: () => expect(fs.existsSync(path.join(s.ws, 'sub', '.rig', 'config.toml'))).toBe(true) },
+  {
+    name: 'nested .rig: move it away and recreate it',
+    policy: () => ww,
+    script: () => 'mv sub/.rig sub/.rig-old && mkdir -p sub/.rig && echo x > sub/.rig/config.toml',
+    verify: () => expect(fs.existsSync(path.join(s.ws, 'sub', '.rig-old'))).toBe(false),
+  },
+  {
+    name: 'nested .agents: add a skill',
+    policy: () => ww,
+    script: () => 'mkdir -p deep/a/b/.agents/skills/evil && echo x > deep/a/b/.agents/skills/evil/SKILL.md',
+    verify: () => expect(fs.readdirSync(path.join(s.ws, 'deep', 'a', 'b', '.agents', 'skills'))).toEqual([]),
+  },
+  { name: 'nested .codex: write its config', policy: () => ww, script: () => 'echo x > pkg/.codex/config.toml', verify: () => expect(fs.readdirSync(path.join(s.ws, 'pkg', '.codex'))).toEqual([]) },
   // read-only mode.
   { name: 'read-only: overwrite a workspace file', policy: () => ro, script: () => 'echo pwned > inside.txt' },
   { name: 'read-only: create a workspace file', policy: () => ro, script: () => 'echo pwned > created.txt' },
@@ -266,8 +443,9 @@ describe('sandbox escape suite (real bubblewrap)', () => {
         expect(fs.existsSync(path.join(s.ws, 'created.txt'))).toBe(false);
       }
       await attempt.verify?.(result);
-      // Placeholders bwrap created for .rig/.codex are gone again.
-      expect(fs.existsSync(path.join(s.ws, '.rig'))).toBe(false);
+      // Mount points for the missing .rig/.codex are empty directories, never files.
+      expectEmptyMountPoint(path.join(s.ws, '.rig'));
+      expectEmptyMountPoint(path.join(s.ws, '.codex'));
       blocked++;
     });
   }
@@ -296,7 +474,7 @@ describe('what the sandbox still allows', () => {
     }
   });
 
-  it('network works when enabled: TCP and UNIX sockets', async () => {
+  it('network works when enabled: TCP; UNIX sockets with allow_unix_sockets', async () => {
     const before = tcpConnections;
     const r = await runSandboxed(
       wwNet,
@@ -305,7 +483,7 @@ describe('what the sandbox still allows', () => {
     expect(r).toMatchObject({ code: 0, stdout: 'hello\n' });
     expect(tcpConnections).toBe(before + 1);
     const u = await runSandboxed(
-      wwNet,
+      wwNetUnix,
       `${NODE} -e "require('net').connect('${out('agent.sock')}').on('data',d=>{process.stdout.write(d);process.exit(0)})"`,
     );
     expect(u).toMatchObject({ code: 0, stdout: 'hello\n' });
@@ -321,6 +499,22 @@ describe('what the sandbox still allows', () => {
     );
     const r = await runSandboxed(ww, `${NODE} ipc.cjs`);
     expect(r).toMatchObject({ code: 0, stdout: 'got 42\n' });
+  });
+
+  it('with the network on, IPC between the command’s own processes still works (socketpair)', async () => {
+    fs.writeFileSync(
+      path.join(s.ws, 'ipc-net.cjs'),
+      "const cp = require('child_process');\n" +
+        "if (process.argv[2] === 'child') process.on('message', (m) => process.send(m + 1));\n" +
+        "else { const c = cp.fork(__filename, ['child']); c.on('message', (m) => { console.log('got', m); c.kill(); }); c.send(1); }\n",
+    );
+    const r = await runSandboxed(wwNet, `${NODE} ipc-net.cjs`);
+    expect(r).toMatchObject({ code: 0, stdout: 'got 2\n' });
+  });
+
+  it('files inside a nested .rig stay readable', async () => {
+    const r = await runSandboxed(ww, 'cat sub/.rig/config.toml');
+    expect(r).toMatchObject({ code: 0, stdout: 'sandbox_mode = "read-only"\n' });
   });
 
   it('git works on the protected repository for reading', async () => {

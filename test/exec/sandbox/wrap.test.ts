@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLikelySandboxDenial, wrapCommand } from '../../../src/exec/sandbox/index.js';
-import { networkOffSeccompProgram } from '../../../src/exec/sandbox/seccomp.js';
+import fs from 'node:fs';
+import { networkOffSeccompProgram, seccompProgram } from '../../../src/exec/sandbox/seccomp.js';
 import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import type { BwrapDiagnosis } from '../../../src/exec/sandbox/detect.js';
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
@@ -23,27 +24,54 @@ const working = (): BwrapDiagnosis => ({
 describe('wrapCommand on linux', () => {
   it('network off: an sh trampoline opens the seccomp program on fd 3 for bwrap', () => {
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
-    const seccomp = { dir: '/x/rig-seccomp-1', file: '/x/rig-seccomp-1/network-off.bpf' };
-    const w = wrapCommand(policy, ['echo', 'hi'], s.ws, 'linux', 'bwrap', { diagnosis: working, seccomp: () => seccomp });
-    expect(w.argv.slice(0, 6)).toEqual(['/bin/sh', '-c', 'exec 3<"$0" && exec "$@"', seccomp.file, '/usr/bin/bwrap', '--new-session']);
+    const kinds: string[] = [];
+    let closed = 0;
+    const seccomp = { path: '/proc/1/fd/9', close: () => closed++ };
+    const w = wrapCommand(policy, ['echo', 'hi'], s.ws, 'linux', 'bwrap', {
+      diagnosis: working,
+      seccomp: (kind) => (kinds.push(kind), seccomp),
+    });
+    expect(kinds).toEqual(['network-off']);
+    expect(w.argv.slice(0, 6)).toEqual(['/bin/sh', '-c', 'exec 3<"$0" && exec "$@"', seccomp.path, '/usr/bin/bwrap', '--new-session']);
     expect(w.argv).toContain('--seccomp');
     expect(w.argv.slice(-3)).toEqual(['--', 'echo', 'hi']);
     expect(w.env).toEqual({ RIG_SANDBOX: 'bwrap', RIG_SANDBOX_NETWORK_DISABLED: '1', CODEX_SANDBOX_NETWORK_DISABLED: '1' });
     expect(w).toMatchObject({ sandboxed: true, backend: 'bwrap' });
+    w.cleanup();
+    expect(closed).toBe(1);
   });
 
-  it('network on: bwrap directly, no seccomp; a PTY run keeps its session', () => {
+  it('the real filter is an unnamed file: its path is this process\'s descriptor, closed by cleanup', () => {
+    const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
+    const w = wrapCommand(policy, ['true'], s.ws, 'linux', 'bwrap', { diagnosis: working });
+    const descriptor = w.argv[3]!;
+    expect(descriptor).toMatch(new RegExp(`^/proc/${process.pid}/fd/\\d+$`));
+    // No name in any directory: the link target reads "/... (deleted)" or names no file.
+    const target = fs.readlinkSync(descriptor);
+    expect(fs.existsSync(target.replace(/ \(deleted\)$/, ''))).toBe(false);
+    expect(fs.readFileSync(descriptor)).toEqual(seccompProgram('network-off'));
+    w.cleanup();
+    expect(fs.existsSync(descriptor)).toBe(false);
+  });
+
+  it('network on: the host-sockets filter; allow_unix_sockets drops it; a PTY run keeps its session', () => {
     const policy = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws, networkAccess: true });
-    const w = wrapCommand(policy, ['bash'], s.ws, 'linux', 'bwrap', { diagnosis: working, tty: true });
+    const kinds: string[] = [];
+    const seccomp = (kind: string) => (kinds.push(kind), { path: '/proc/1/fd/9', close: () => {} });
+    wrapCommand(policy, ['bash'], s.ws, 'linux', 'bwrap', { diagnosis: working, seccomp });
+    expect(kinds).toEqual(['host-sockets-off']);
+    const allowed = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws, networkAccess: true, allowUnixSockets: true });
+    const w = wrapCommand(allowed, ['bash'], s.ws, 'linux', 'bwrap', { diagnosis: working, tty: true, seccomp });
+    expect(kinds).toEqual(['host-sockets-off']);
     expect(w.argv[0]).toBe('/usr/bin/bwrap');
     expect(w.argv).not.toContain('--seccomp');
     expect(w.argv).not.toContain('--new-session');
     expect(w.env).toEqual({ RIG_SANDBOX: 'bwrap' });
   });
 
-  it('the seccomp program is well-formed classic BPF for both CPUs', () => {
-    for (const cpu of ['x64', 'arm64']) {
-      const program = networkOffSeccompProgram(cpu);
+  it('the seccomp programs are well-formed classic BPF for both CPUs', () => {
+    for (const [cpu, kind] of [['x64', 'network-off'], ['arm64', 'network-off'], ['x64', 'host-sockets-off'], ['arm64', 'host-sockets-off']] as const) {
+      const program = seccompProgram(kind, cpu);
       expect(program).toBeDefined();
       expect((program as Buffer).length % 8).toBe(0);
       // Ends with "return ERRNO(EPERM)".

@@ -115,15 +115,25 @@ describe('rig demo', () => {
 });
 
 describe('rig with no subcommand', () => {
-  test('without an API key it names the variable and runs the demo', async () => {
+  test('without an API key and without a prompt it names the variable and runs the demo', async () => {
     const env = offlineEnv();
     const output = capture();
-    const code = await runDefault(['fix', 'it'], { env, cwd: env['HOME']!, stdout: output.write, stderr: output.write, demoTempParent: scratchDir('demo') });
+    const code = await runDefault([], { env, cwd: env['HOME']!, stdout: output.write, stderr: output.write, demoTempParent: scratchDir('demo') });
     expect(code).toBe(0);
     const text = output.text();
-    expect(text.split('\n')[0]).toMatch(/^rig: no API key for OpenAI: OPENAI_API_KEY is not set .*running the offline demo instead \(your prompt was not sent\)\.$/);
+    expect(text.split('\n')[0]).toMatch(/^rig: no API key for OpenAI: OPENAI_API_KEY is not set .*running the offline demo instead\.$/);
     expect(text).toContain('Tests after: 4 passed, 0 failed');
   }, 60_000);
+
+  test('without an API key, a prompt fails (exit 1) saying what to set, and no demo runs', async () => {
+    const env = offlineEnv();
+    const output = capture();
+    const code = await runDefault(['fix', 'it'], { env, cwd: env['HOME']!, stdout: output.write, stderr: output.write });
+    expect(code).toBe(1);
+    expect(output.text()).toBe(
+      `rig: no API key for OpenAI: OPENAI_API_KEY is not set, so your prompt was not sent. To run it: export OPENAI_API_KEY=..., or pick another model_provider in ${env['RIG_HOME']}/config.toml (or --provider ID). \`rig demo\` shows a recorded session offline.\n`,
+    );
+  });
 
   test('with a key and no prompt it prints how to give a task', async () => {
     const env: NodeJS.ProcessEnv = { ...offlineEnv(), OPENAI_API_KEY: 'sk-test-not-used' };

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { jsonLines, removeDir, runRig, tempDir, tempGitRepo } from '../../support/workspace.js';
+import { jsonLines, removeDir, runRig, tempDir, tempGitRepo, progress } from '../../support/workspace.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -55,7 +55,7 @@ describe('config.toml problems stop the run with the file and line', () => {
       const run = await runRig(['exec', 'hi'], { cwd: repo, home });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toBe(
+      expect(progress(run.stderr)).toBe(
         `rig: ${file}:1:19: invalid TOML: invalid value\n1:  model_verbosity = low\n${' '.repeat(22)}^\n2:  model_provider = "mock"\n`,
       );
     });
@@ -66,7 +66,7 @@ describe('config.toml problems stop the run with the file and line', () => {
     await expectNoRequest(async () => {
       const run = await runRig(['exec', 'hi'], { cwd: repo, home });
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(
+      expect(progress(run.stderr)).toBe(
         `rig: ${file}:6: invalid type for model_providers.mock.request_max_retries: found "many", expected an integer from 0 to 100\n`,
       );
     });
@@ -78,7 +78,7 @@ describe('config.toml problems stop the run with the file and line', () => {
       const run = await runRig(['exec', '--json', 'hi'], { cwd: repo, home });
       expect(run.code).toBe(1);
       const message = `${file}:1: invalid value for sandbox_mode: found "sometimes", expected one of "read-only", "workspace-write", "danger-full-access"`;
-      expect(run.stderr).toBe(`rig: ${message}\n`);
+      expect(progress(run.stderr)).toBe(`rig: ${message}\n`);
       expect(jsonLines(run.stdout)).toEqual([{ type: 'error', message }]);
     });
   });
@@ -93,7 +93,7 @@ describe('unknown keys', () => {
 
     expect(human.code).toBe(0);
     expect(human.stdout).toBe('ran\n');
-    expect(human.stderr).toBe(`warning: ${file}:1: unknown config key "frobnicate" (ignored)\nran\n`);
+    expect(progress(human.stderr)).toBe(`warning: ${file}:1: unknown config key "frobnicate" (ignored)\nran\n`);
   });
 
   test('in --json the warning is an error item right after thread.started', async () => {
@@ -117,7 +117,7 @@ describe('unknown keys', () => {
     await expectNoRequest(async () => {
       const run = await runRig(['exec', '--strict-config', 'hi'], { cwd: repo, home });
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(`rig: ${file}:1: unknown config key "frobnicate"\n`);
+      expect(progress(run.stderr)).toBe(`rig: ${file}:1: unknown config key "frobnicate"\n`);
     });
   });
 });
@@ -128,7 +128,7 @@ describe('bad -c overrides', () => {
     await expectNoRequest(async () => {
       const run = await runRig(['exec', '-c', 'model', 'hi'], { cwd: repo, home });
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe("rig: Invalid override (missing '='): model\n");
+      expect(progress(run.stderr)).toBe("rig: Invalid override (missing '='): model\n");
     });
   });
 
@@ -137,7 +137,7 @@ describe('bad -c overrides', () => {
     await expectNoRequest(async () => {
       const run = await runRig(['exec', '-c', 'sandbox_mode=nope', 'hi'], { cwd: repo, home });
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe('rig: -c sandbox_mode=nope: invalid value for sandbox_mode: found "nope", expected one of "read-only", "workspace-write", "danger-full-access"\n');
+      expect(progress(run.stderr)).toBe('rig: -c sandbox_mode=nope: invalid value for sandbox_mode: found "nope", expected one of "read-only", "workspace-write", "danger-full-access"\n');
     });
   });
 
@@ -146,7 +146,7 @@ describe('bad -c overrides', () => {
     await expectNoRequest(async () => {
       const run = await runRig(['exec', '-c', 'model_providers.mock.request_max_retries=true', 'hi'], { cwd: repo, home });
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe('rig: -c model_providers.mock.request_max_retries=true: invalid type for model_providers.mock.request_max_retries: found true, expected an integer from 0 to 100\n');
+      expect(progress(run.stderr)).toBe('rig: -c model_providers.mock.request_max_retries=true: invalid type for model_providers.mock.request_max_retries: found true, expected an integer from 0 to 100\n');
     });
   });
 
@@ -154,7 +154,7 @@ describe('bad -c overrides', () => {
     const { home } = homeWith([]);
     const run = await runRig(['exec', '--sandbox', 'nope', 'hi'], { cwd: repo, home });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
+    expect(progress(run.stderr)).toBe(
       "error: option '-s, --sandbox <mode>' argument 'nope' is invalid. Allowed choices are read-only, workspace-write, danger-full-access.\n(run with --help for usage)\n",
     );
   });

@@ -3,7 +3,7 @@
 // model that sends broken tool-call JSON gets an error result it can correct.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider, type MockWire } from '../../support/mock-provider/index.js';
-import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome, progress } from '../../support/workspace.js';
 import { closedPort, toolResult } from './helpers.js';
 
 let mock: MockProvider;
@@ -59,7 +59,7 @@ describe('retries', () => {
 
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('ok\n');
-    expect(run.stderr).toBe("warning: Reconnecting... 1/4 (provider 'mock' returned HTTP 429: slow down)\nok\n");
+    expect(progress(run.stderr)).toBe("warning: Reconnecting... 1/4 (provider 'mock' returned HTTP 429: slow down)\nok\n");
   });
 
   test('server errors beyond request_max_retries fail the run with exit 1 and the last error', async () => {
@@ -84,7 +84,7 @@ describe('retries', () => {
 
     expect(human.code).toBe(1);
     expect(human.stdout).toBe('');
-    expect(human.stderr).toBe(
+    expect(progress(human.stderr)).toBe(
       [
         "warning: Reconnecting... 1/2 (provider 'mock' returned HTTP 500: boom)",
         "warning: Reconnecting... 2/2 (provider 'mock' returned HTTP 500: boom)",
@@ -127,7 +127,7 @@ describe('broken streams', () => {
     const run = await runRig(['exec', ...idle, 'hi'], { cwd: repo, home: home() });
 
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
+    expect(progress(run.stderr)).toBe(
       'warning: Reconnecting... 1/1 (idle timeout waiting for SSE)\nrig: stream disconnected before completion: idle timeout waiting for SSE\n',
     );
   });
@@ -139,7 +139,7 @@ describe('broken streams', () => {
 
     expect(recovered.code).toBe(0);
     expect(recovered.stdout).toBe('whole answer\n');
-    expect(recovered.stderr).toBe('warning: Reconnecting... 1/1 (stream closed before response.completed)\nwhole answer\n');
+    expect(progress(recovered.stderr)).toBe('warning: Reconnecting... 1/1 (stream closed before response.completed)\nwhole answer\n');
 
     mock.enqueue({ text: 'partial answer', cutAfterEvents: 3 }, { text: 'partial answer', cutAfterEvents: 3 });
     const failed = await runRig(['exec', '--json', ...cut, 'hi'], { cwd: repo, home: home() });
@@ -163,7 +163,7 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('malformed tool-call 
 
     const run = await runRig(['exec', '--json', '--harness', 'native', 'hi'], { cwd: repo, home: home({ wire }) });
 
-    expect(run.stderr).toBe('');
+    expect(progress(run.stderr)).toBe('');
     expect(run.code).toBe(0);
     const items = jsonLines(run.stdout).filter((e) => e.type === 'item.completed').map((e) => e.item);
     expect(items).toEqual([
@@ -184,7 +184,7 @@ describe('unusable provider settings', () => {
 
     expect(human.code).toBe(1);
     expect(human.stdout).toBe('');
-    expect(human.stderr).toBe('rig: MOCK_API_KEY is not set. Export it, or pick another provider with --provider / model_provider.\n');
+    expect(progress(human.stderr)).toBe('rig: MOCK_API_KEY is not set. Export it, or pick another provider with --provider / model_provider.\n');
 
     const json = await runRig(['exec', '--json', 'hi'], { cwd: repo, home: dir, env: { MOCK_API_KEY: '' } });
     expect(json.code).toBe(1);
@@ -199,13 +199,13 @@ describe('unusable provider settings', () => {
 
     expect(run.code).toBe(1);
     const reason = `cannot reach http://127.0.0.1:${port}/v1/responses: connect ECONNREFUSED (check base_url of provider 'mock')`;
-    expect(run.stderr).toBe(`warning: Reconnecting... 1/1 (${reason})\nrig: ${reason}\n`);
+    expect(progress(run.stderr)).toBe(`warning: Reconnecting... 1/1 (${reason})\nrig: ${reason}\n`);
   });
 
   test('a base URL on a port fetch refuses (9, discard) is reported the same way', async () => {
     const run = await runRig(['exec', 'hi'], { cwd: repo, home: home({ url: 'http://127.0.0.1:9/v1', extra: 'request_max_retries = 0' }) });
 
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe("rig: cannot reach http://127.0.0.1:9/v1/responses: bad port (check base_url of provider 'mock')\n");
+    expect(progress(run.stderr)).toBe("rig: cannot reach http://127.0.0.1:9/v1/responses: bad port (check base_url of provider 'mock')\n");
   });
 });

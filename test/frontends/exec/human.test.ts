@@ -1,6 +1,6 @@
 // The human renderer of `rig exec`, fed events directly.
 import { describe, expect, test } from 'vitest';
-import { createHumanRenderer } from '../../../src/frontends/exec/human.js';
+import { createHumanRenderer, renderHeader } from '../../../src/frontends/exec/human.js';
 import type { ThreadEvent } from '../../../src/protocol/index.js';
 
 function render(events: ThreadEvent[], agentMessages?: 'stream' | 'stderr'): { stdout: string; stderr: string } {
@@ -63,7 +63,7 @@ describe('agent messages on stderr (a pipe or a file)', () => {
       ],
       'stderr',
     );
-    expect(out).toEqual({ stdout: '', stderr: 'Checking.\n$ npm test\n  exit 0, 1 line of output\nDone.\n' });
+    expect(out).toEqual({ stdout: '', stderr: 'Checking.\n$ npm test\n  ok\n  exit 0\nDone.\n' });
   });
 });
 
@@ -115,5 +115,52 @@ describe('items on stderr', () => {
     const renderer = createHumanRenderer({ stdout: () => {}, stderr: (text) => (stderr += text), color: true });
     renderer(command('started'));
     expect(stderr).toBe('\x1b[1m$\x1b[22m npm test\n');
+  });
+});
+
+describe('what codex exec users expect to see', () => {
+  test('a command shows the tail of its output, then its exit status', () => {
+    const output = Array.from({ length: 14 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const out = render([command('started'), command('completed', { aggregated_output: output, exit_code: 2, status: 'failed' })]);
+    expect(out.stderr).toBe(['$ npm test', '  … 4 earlier lines', ...Array.from({ length: 10 }, (_, i) => `  line ${i + 5}`), '  exit 2', ''].join('\n'));
+  });
+
+  test('a file change shows its diff; a failed one says why', () => {
+    const out = render([
+      { type: 'item.completed', item: { id: 'item_0', type: 'file_change', status: 'completed', changes: [{ path: 'a.ts', kind: 'update', diff: '@@ -1 +1 @@\n-x\n+y' }] } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'file_change', status: 'failed', changes: [{ path: 'b.ts', kind: 'add' }], error: { message: 'the sandbox is read-only' } } },
+    ]);
+    expect(out.stderr).toBe(['M a.ts', '  @@ -1 +1 @@', '  -x', '  +y', 'A b.ts', '  not changed: the sandbox is read-only', ''].join('\n'));
+  });
+
+  test('harness reads and searches are one line each', () => {
+    const item = (extra: object): ThreadEvent => ({
+      type: 'item.completed',
+      item: { id: 'item_0', type: 'file_tool', tool: 'Read', action: 'read', target: 'src/a.ts', arguments: {}, summary: '12 lines', status: 'completed', error: null, ...extra } as never,
+    });
+    const out = render([
+      item({}),
+      item({ action: 'search', tool: 'Grep', target: 'TODO', scope: 'src', summary: '3 result lines' }),
+      item({ status: 'failed', error: { message: 'File does not exist.' } }),
+    ]);
+    expect(out.stderr).toBe(['read src/a.ts (12 lines)', 'search "TODO" in src (3 result lines)', 'read src/a.ts failed: File does not exist.', ''].join('\n'));
+  });
+
+  test('the tokens used end the turn when asked for', () => {
+    let stderr = '';
+    const renderer = createHumanRenderer({ stdout: () => {}, stderr: (text) => (stderr += text), color: false, showTokens: true });
+    renderer({ type: 'turn.completed', usage: { input_tokens: 12_000, cached_input_tokens: 8_000, cache_write_input_tokens: 0, output_tokens: 345, reasoning_output_tokens: 100 } });
+    expect(stderr).toBe('tokens used: 12,345 (input 12,000 of which 8,000 cached, output 345 of which 100 reasoning)\n');
+  });
+
+  test('the header names everything about the run', () => {
+    expect(
+      renderHeader(
+        { version: '0.1.0', workdir: '/srv/app', model: 'gpt-6.1-sol', provider: { id: 'openai', name: 'OpenAI' }, harness: 'native', sandbox: 'read-only', approvals: 'never', sessionId: 'abc', reasoningEffort: 'high' },
+        false,
+      ),
+    ).toBe(
+      ['rig 0.1.0', '--------', 'workdir: /srv/app', 'model: gpt-6.1-sol', 'provider: openai (OpenAI)', 'harness: native', 'sandbox: read-only', 'approvals: never', 'reasoning effort: high', 'session id: abc', '--------', ''].join('\n'),
+    );
   });
 });

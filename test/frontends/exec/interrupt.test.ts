@@ -2,7 +2,7 @@
 // model started is killed with its whole process group, and rig exits 128 + the signal number.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { jsonLines, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { jsonLines, progress, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, startRig, waitUntil } from './helpers.js';
 
 let mock: MockProvider;
@@ -64,6 +64,6 @@ test('Ctrl-C in human mode says so on stderr', async () => {
   expect(await rig.exited).toEqual({ code: 130, signal: null });
   expect(rig.stdout()).toBe('');
   // The command is stopped (SIGTERM, hence 143) and its item closed before rig's last line.
-  expect(rig.stderr()).toBe(`$ sleep 30 && echo ${marker}\n  exit 143\nrig: interrupted\n`);
+  expect(progress(rig.stderr())).toBe(`$ sleep 30 && echo ${marker}\n  exit 143\nrig: interrupted\n`);
   await waitUntil(() => membersOf(groups).length === 0, 5_000, 'the command to be killed');
 });

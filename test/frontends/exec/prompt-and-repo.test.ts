@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { jsonLines, removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { jsonLines, removeDir, runRig, tempDir, tempGitRepo, tempRigHome, progress } from '../../support/workspace.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -48,7 +48,7 @@ describe('the prompt', () => {
     const run = await runRig(['exec', '--json'], { cwd: repo, home, input: 'from a pipe' });
     expect(run.code).toBe(0);
     expect(lastPrompt()).toBe('from a pipe');
-    expect(run.stderr).toBe('reading the prompt from stdin (end it with Ctrl-D, or pass the prompt as an argument)\n');
+    expect(progress(run.stderr)).toBe('reading the prompt from stdin (end it with Ctrl-D, or pass the prompt as an argument)\n');
   });
 
   test('an argument plus piped stdin appends stdin as a <stdin> block', async () => {
@@ -58,7 +58,7 @@ describe('the prompt', () => {
 
     const run = await runRig(['exec', 'summarize this'], { cwd: repo, home, input: 'ends with newline\n' });
     expect(lastPrompt()).toBe('summarize this\n\n<stdin>\nends with newline\n</stdin>');
-    expect(run.stderr).toBe('reading stdin to append to the prompt (redirect it from /dev/null to skip this)\nok\n');
+    expect(progress(run.stderr)).toBe('reading stdin to append to the prompt (redirect it from /dev/null to skip this)\nok\n');
   });
 
   test('piped stdin that is only whitespace is not appended', async () => {
@@ -71,14 +71,14 @@ describe('the prompt', () => {
     mock.enqueue({ text: 'ok' });
     const run = await runRig(['exec', 'just this'], { cwd: repo, home });
     expect(lastPrompt()).toBe('just this');
-    expect(run.stderr).toBe('ok\n');
+    expect(progress(run.stderr)).toBe('ok\n');
   });
 
   test('an empty stdin with no argument is refused before any request', async () => {
     const before = mock.requests.length;
     const run = await runRig(['exec', '-'], { cwd: repo, home, input: '  \n' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('rig: the prompt read from stdin is empty: pass a prompt as an argument or pipe one in\n');
+    expect(progress(run.stderr)).toBe('rig: the prompt read from stdin is empty: pass a prompt as an argument or pipe one in\n');
     expect(mock.requests.length).toBe(before);
   });
 });
@@ -97,7 +97,7 @@ describe('-o, --output-last-message', () => {
     mock.enqueue({ status: 400, message: 'bad request' });
     const run = await runRig(['exec', '--output-last-message', out, 'go'], { cwd: repo, home });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe("rig: provider 'mock' returned HTTP 400: bad request\n");
+    expect(progress(run.stderr)).toBe("rig: provider 'mock' returned HTTP 400: bad request\n");
     expect(existsSync(out)).toBe(false);
   });
   test('a file that cannot be written fails the run after the answer, naming the file', async () => {
@@ -106,7 +106,7 @@ describe('-o, --output-last-message', () => {
     const run = await runRig(['exec', '-o', out, 'go'], { cwd: repo, home });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('the answer\n');
-    expect(run.stderr).toBe(`the answer\nrig: cannot write --output-last-message ${out}: ENOENT\n`);
+    expect(progress(run.stderr)).toBe(`the answer\nrig: cannot write --output-last-message ${out}: ENOENT\n`);
   });
 });
 
@@ -120,7 +120,7 @@ describe('the git repository check', () => {
     const human = await runRig(['exec', 'hi'], { cwd: loose, home });
     expect(human.code).toBe(1);
     expect(human.stdout).toBe('');
-    expect(human.stderr).toBe(`rig: ${refusal}\n`);
+    expect(progress(human.stderr)).toBe(`rig: ${refusal}\n`);
 
     const json = await runRig(['exec', '--json', 'hi'], { cwd: loose, home });
     expect(json.code).toBe(1);
@@ -131,7 +131,7 @@ describe('the git repository check', () => {
   test('-C into a directory outside any repository is refused too', async () => {
     const run = await runRig(['exec', '-C', scratch('loose'), 'hi'], { cwd: repo, home });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`rig: ${refusal}\n`);
+    expect(progress(run.stderr)).toBe(`rig: ${refusal}\n`);
   });
 
   test('--skip-git-repo-check lets it run anywhere', async () => {
@@ -146,7 +146,7 @@ describe('the git repository check', () => {
     const run = await runRig(['exec', '--yolo', 'hi'], { cwd: scratch('loose'), home });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('ran\n');
-    expect(run.stderr).toBe('warning: running with --dangerously-bypass-approvals-and-sandbox: commands run WITHOUT a sandbox and WITHOUT asking\nran\n');
+    expect(progress(run.stderr)).toBe('warning: running with --dangerously-bypass-approvals-and-sandbox: commands run WITHOUT a sandbox and WITHOUT asking\nran\n');
   });
 
   test('a directory marked trusted in config.toml needs no flag', async () => {
@@ -156,7 +156,7 @@ describe('the git repository check', () => {
     appendFileSync(join(trusting, 'config.toml'), `\n[projects.${JSON.stringify(loose)}]\ntrust_level = "trusted"\n`);
     mock.enqueue({ text: 'ran' });
     const run = await runRig(['exec', 'hi'], { cwd: loose, home: trusting });
-    expect(run.stderr).toBe('ran\n');
+    expect(progress(run.stderr)).toBe('ran\n');
     expect(run.code).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider, type MockWire } from '../../support/mock-provider/index.js';
-import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome, progress } from '../../support/workspace.js';
 import { toolResult } from './helpers.js';
 
 let mock: MockProvider;
@@ -39,7 +39,7 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json on t
 
     const run = await runRig(['exec', '--json', '--harness', 'native', 'read the note'], { cwd: repo, home: home(wire) });
 
-    expect(run.stderr).toBe('');
+    expect(progress(run.stderr)).toBe('');
     expect(run.code).toBe(0);
     const events = jsonLines(run.stdout);
     expect(events).toHaveLength(6);
@@ -82,7 +82,7 @@ describe('rig exec human output', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Two lines.\n');
     // As codex exec: with stdout not a terminal, every message is on stderr and the last also on stdout.
-    expect(run.stderr).toBe('Let me read it.\n$ cat note.txt\n  exit 0, 2 lines of output\nTwo lines.\n');
+    expect(progress(run.stderr)).toBe('Let me read it.\n$ cat note.txt\n  alpha\n  beta\n  exit 0\nTwo lines.\n');
     expect(readFileSync(last, 'utf8')).toBe('Two lines.');
   });
 });

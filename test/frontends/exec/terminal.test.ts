@@ -2,7 +2,7 @@
 import { spawn } from '@lydell/node-pty';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { progress, RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -37,5 +37,5 @@ test('on a terminal every message streams once and the final answer is not repea
 
   expect(exitCode).toBe(0);
   // The terminal turns \n into \r\n; stdout and stderr interleave in order.
-  expect(output.replace(/\r\n/g, '\n')).toBe('Let me read it.\n$ cat note.txt\n  exit 0, 1 line of output\nThe note says alpha.\n');
+  expect(progress(output.replace(/\r\n/g, '\n'))).toBe('Let me read it.\n$ cat note.txt\n  alpha\n  exit 0\nThe note says alpha.\n');
 });

@@ -242,3 +242,60 @@ describe('execpolicy check JSON', () => {
     );
   });
 });
+
+describe('hostile rules files', () => {
+  it('10,000 nested brackets: a bounded-nesting error naming file and line, no stack overflow', () => {
+    const text = `# deep\nprefix_rule(pattern=${'['.repeat(10_000)}"x"${']'.repeat(10_000)})\n`;
+    const error = loadError(text, '/srv/project/.rig/rules/deep.rules');
+    expect(error.message).toMatch(/^\/srv\/project\/\.rig\/rules\/deep\.rules:2:\d+: .*nest more than 64 levels/);
+  });
+
+  it('64 levels still load', () => {
+    expect(() => parseRules(`X = ${'['.repeat(63)}"x"${']'.repeat(63)}\n`, 'ok.rules')).not.toThrow();
+  });
+});
+
+describe('files that may only narrow the policy (a project\'s rules)', () => {
+  const userRules = 'prefix_rule(pattern=["rm"], decision="forbidden")\n';
+  const projectRules = [
+    'prefix_rule(pattern=["touch"], decision="allow")',
+    'prefix_rule(pattern=["git", "push"], decision="prompt")',
+    'host_executable(name="rm", paths=["/nonexistent/rm"])',
+    'network_rule(host="example.com", protocol="https", decision="allow")',
+    '',
+  ].join('\n');
+  const policy = ExecPolicy.fromSources(
+    [
+      { fileName: '/home/u/.rig/rules/default.rules', text: userRules },
+      { fileName: '/srv/p/.rig/rules/p.rules', text: projectRules },
+    ],
+    { narrowOnly: (file) => file.startsWith('/srv/p/') },
+  );
+
+  it('keeps prompt and forbidden rules, skips allow rules, network allows and host_executable', () => {
+    expect(policy.check(['touch', 'x']).decision).toBe('none');
+    expect(policy.check(['git', 'push']).decision).toBe('prompt');
+    // The project's host_executable would have stopped /bin/rm from matching the user's rule.
+    expect(policy.check(['/bin/rm', '-rf', '/']).decision).toBe('forbidden');
+    expect(policy.networkDecision('example.com')).toBeUndefined();
+    expect(policy.ignored).toEqual([
+      '/srv/p/.rig/rules/p.rules:1: prefix_rule ["touch"] decision="allow"',
+      '/srv/p/.rig/rules/p.rules:3: host_executable name="rm"',
+      '/srv/p/.rig/rules/p.rules:4: network_rule host="example.com" decision="allow"',
+    ]);
+  });
+
+  it('loadSessionRules reads project rules narrow-only unless the project is opted in', async () => {
+    const { loadSessionRules } = await import('../../../src/policy/index.js');
+    const home = tempDir();
+    const project = path.join(tempDir(), '.rig');
+    fs.mkdirSync(path.join(project, 'rules'), { recursive: true });
+    fs.writeFileSync(path.join(project, 'rules', 'p.rules'), 'prefix_rule(pattern=["touch"], decision="allow")\n');
+    const narrow = await loadSessionRules({ rigHome: home, trustedProjectConfigDirs: [project] });
+    expect(narrow.policy.check(['touch', 'x']).decision).toBe('none');
+    expect(narrow.warnings[0]).toMatch(/^project rules may only narrow the exec policy; ignored: .*p\.rules:1: prefix_rule \["touch"\] decision="allow"\. /);
+    const wide = await loadSessionRules({ rigHome: home, trustedProjectConfigDirs: [project], projectMayWiden: true });
+    expect(wide.policy.check(['touch', 'x']).decision).toBe('allow');
+    expect(wide.warnings).toEqual([]);
+  });
+});

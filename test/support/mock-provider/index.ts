@@ -18,8 +18,10 @@
 // Each request consumes the next turn (MockTurn in script.ts). Faults: `status` (HTTP error with
 // the wire's error JSON, or `body`), `cutAfterEvents: n` (connection destroyed after n events),
 // `idleAfterEvents: n` (silence after n events), `malformedJson` (an unparseable event first),
-// `streamError` (response.failed / Anthropic error event / error chunk). With no turn left the
-// mock answers HTTP 400 "mock provider has no scripted turn left (request #n)".
+// `streamError` (response.failed / Anthropic error event / error chunk), `onlyDone`,
+// `garbageEvents: n`, `json200`, `noHeaders`, `closeBeforeHeaders`, `outputLimit` (see script.ts).
+// GET /v1/models answers a model list (a reachability check spends no tokens there). With no turn
+// left the mock answers HTTP 400 "mock provider has no scripted turn left (request #n)".
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chatErrorBody, renderChat } from './render-chat.js';
@@ -38,6 +40,8 @@ export interface MockProvider {
   enqueue(...turns: (MockTurn | MockTurnFn)[]): void;
   /** Turns not consumed yet. */
   remaining(): number;
+  /** What GET /v1/models answers from now on (default 200 with a one-model list). */
+  setModelsAnswer(status: number, body?: unknown): void;
   /** Resolves with request #n (1-based) once it has arrived; rejects after timeoutMs. */
   waitForRequest(n: number, timeoutMs?: number): Promise<MockRequest>;
   close(): Promise<void>;
@@ -68,6 +72,7 @@ export async function startMockProvider(): Promise<MockProvider> {
   const queue: (MockTurn | MockTurnFn)[] = [];
   const requests: MockRequest[] = [];
   const waiters: { n: number; resolve: (r: MockRequest) => void }[] = [];
+  let modelsAnswer: { status: number; body: unknown } = { status: 200, body: { object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }] } };
 
   const record = (request: MockRequest): number => {
     requests.push(request);
@@ -96,6 +101,11 @@ export async function startMockProvider(): Promise<MockProvider> {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const wire = wireOf(url.pathname);
+      if (req.method === 'GET' && /(^|\/)models$/.test(url.pathname)) {
+        record({ method: 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body });
+        sendJson(res, modelsAnswer.status, modelsAnswer.body);
+        return;
+      }
       const n = record({
         method: req.method ?? 'GET',
         path: url.pathname,
@@ -114,13 +124,25 @@ export async function startMockProvider(): Promise<MockProvider> {
         sendJson(res, 400, errorBody(wire, 400, `mock provider has no scripted turn left (request #${n})`));
         return;
       }
+      if (turn.noHeaders) return; // the socket stays open until the client gives up or close()
+      if (turn.closeBeforeHeaders) {
+        res.socket?.destroy();
+        return;
+      }
       if (turn.status !== undefined && turn.status !== 200) {
-        sendJson(res, turn.status, turn.body ?? errorBody(wire, turn.status, turn.message ?? 'mock error'), turn.headers);
+        const headers = { ...(turn.contentType ? { 'content-type': turn.contentType } : {}), ...turn.headers };
+        sendJson(res, turn.status, turn.body ?? errorBody(wire, turn.status, turn.message ?? 'mock error'), headers);
+        return;
+      }
+      if (turn.json200 !== undefined) {
+        sendJson(res, 200, turn.json200, turn.headers);
         return;
       }
       const model = typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'mock-model';
       const ctx = { n, model };
       let frames = wire === 'responses' ? renderResponses(turn, ctx) : wire === 'chat' ? renderChat(turn, ctx) : renderMessages(turn, ctx);
+      if (turn.onlyDone) frames = ['data: [DONE]\n\n'];
+      if (turn.garbageEvents !== undefined) frames = Array.from({ length: turn.garbageEvents }, () => 'data: {not json\n\n');
       if (turn.malformedJson) frames = [wire === 'chat' ? 'data: {not json\n\n' : 'event: mystery\ndata: {not json\n\n', ...frames];
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -148,6 +170,7 @@ export async function startMockProvider(): Promise<MockProvider> {
     requests,
     enqueue: (...turns) => void queue.push(...turns),
     remaining: () => queue.length,
+    setModelsAnswer: (status, body = { error: { message: `mock models endpoint: HTTP ${status}` } }) => void (modelsAnswer = { status, body }),
     waitForRequest(n, timeoutMs = 10_000) {
       const found = requests[n - 1];
       if (found) return Promise.resolve(found);

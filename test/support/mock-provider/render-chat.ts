@@ -1,7 +1,7 @@
 // A scripted turn as an OpenAI-compatible Chat Completions server streams it: bare `data:` lines,
 // `reasoning_content` deltas (DeepSeek/Kimi/Qwen style), tool calls whose id and name come in the
 // first chunk and whose arguments follow in pieces, a usage chunk with no choices, then [DONE].
-import { argumentsText, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
+import { sentArguments, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
 
 export function renderChat(turn: MockTurn, ctx: RenderContext): string[] {
   const frames: string[] = [];
@@ -29,16 +29,16 @@ export function renderChat(turn: MockTurn, ctx: RenderContext): string[] {
   calls.forEach((call, index) => {
     const callId = call.id ?? `call_${ctx.n}_${index}`;
     chunk({ tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] });
-    for (const piece of splitDeltas(argumentsText(call), size)) {
+    for (const piece of splitDeltas(sentArguments(turn, call, index), size)) {
       chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
     }
   });
   if (turn.streamError) {
-    const error = { message: turn.streamError.message, type: turn.streamError.type ?? 'server_error', code: turn.streamError.code ?? null };
+    const error = { code: turn.streamError.code ?? null, message: turn.streamError.message, type: turn.streamError.type ?? 'server_error' };
     frames.push(`data: ${JSON.stringify({ error })}\n\n`);
     return frames;
   }
-  chunk({}, calls.length ? 'tool_calls' : 'stop');
+  chunk({}, turn.outputLimit ? 'length' : calls.length ? 'tool_calls' : 'stop');
   const u = usageOf(turn);
   const usage = {
     prompt_tokens: u.input_tokens,

@@ -1,7 +1,7 @@
 // A scripted turn as the Anthropic Messages API streams it: `event:` + `data:` pairs, message_start,
 // a ping, content blocks (thinking with signature_delta, text, tool_use with input_json_delta),
 // message_delta with the stop reason and output usage, message_stop.
-import { argumentsText, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
+import { sentArguments, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
 
 export function renderMessages(turn: MockTurn, ctx: RenderContext): string[] {
   const frames: string[] = [];
@@ -47,7 +47,7 @@ export function renderMessages(turn: MockTurn, ctx: RenderContext): string[] {
     const id = call.id ?? `toolu_mock${ctx.n}_${i}`;
     emit('content_block_start', { index, content_block: { type: 'tool_use', id, name: call.name, input: {} } });
     emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
-    for (const partial_json of splitDeltas(argumentsText(call), size)) {
+    for (const partial_json of splitDeltas(sentArguments(turn, call, i), size)) {
       emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
     }
     emit('content_block_stop', { index });
@@ -58,7 +58,7 @@ export function renderMessages(turn: MockTurn, ctx: RenderContext): string[] {
     return frames;
   }
   emit('message_delta', {
-    delta: { stop_reason: calls.length ? 'tool_use' : 'end_turn', stop_sequence: null },
+    delta: { stop_reason: turn.outputLimit ? 'max_tokens' : calls.length ? 'tool_use' : 'end_turn', stop_sequence: null },
     usage: { output_tokens: u.output_tokens },
   });
   emit('message_stop', {});

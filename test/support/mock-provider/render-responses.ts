@@ -1,6 +1,6 @@
 // A scripted turn as the OpenAI Responses API streams it: `event: <type>` + `data: <json>`, with
 // sequence numbers and the item lifecycle (added -> deltas -> done) of the real API.
-import { argumentsText, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
+import { argumentsText, sentArguments, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
 
 export function renderResponses(turn: MockTurn, ctx: RenderContext): string[] {
   let seq = 0;
@@ -59,7 +59,7 @@ export function renderResponses(turn: MockTurn, ctx: RenderContext): string[] {
     emit('response.output_text.done', { item_id, output_index, content_index: 0, text: turn.text, logprobs: [] });
     const part = { type: 'output_text', text: turn.text, annotations: [] };
     emit('response.content_part.done', { item_id, output_index, content_index: 0, part });
-    const item = { ...started, status: 'completed', content: [part] };
+    const item = { ...started, status: turn.outputLimit ? 'incomplete' : 'completed', content: [part] };
     emit('response.output_item.done', { output_index, item });
     output.push(item);
   }
@@ -79,12 +79,13 @@ export function renderResponses(turn: MockTurn, ctx: RenderContext): string[] {
       return;
     }
     const item_id = `fc_mock${ctx.n}_${i}`;
-    const args = argumentsText(call);
+    const args = sentArguments(turn, call, i);
+    const cut = args.length < argumentsText(call).length;
     const started = { id: item_id, type: 'function_call', status: 'in_progress', arguments: '', call_id, name: call.name };
     emit('response.output_item.added', { output_index, item: started });
     for (const delta of splitDeltas(args, size)) emit('response.function_call_arguments.delta', { item_id, output_index, delta });
-    emit('response.function_call_arguments.done', { item_id, output_index, arguments: args });
-    const item = { ...started, status: 'completed', arguments: args };
+    if (!cut) emit('response.function_call_arguments.done', { item_id, output_index, arguments: args });
+    const item = { ...started, status: cut ? 'incomplete' : 'completed', arguments: args };
     emit('response.output_item.done', { output_index, item });
     output.push(item);
   });
@@ -96,6 +97,19 @@ export function renderResponses(turn: MockTurn, ctx: RenderContext): string[] {
     return frames;
   }
   const u = usageOf(turn);
+  const usage = {
+    input_tokens: u.input_tokens,
+    input_tokens_details: { cached_tokens: u.cached_input_tokens },
+    output_tokens: u.output_tokens,
+    output_tokens_details: { reasoning_tokens: u.reasoning_output_tokens },
+    total_tokens: u.input_tokens + u.output_tokens,
+  };
+  if (turn.outputLimit) {
+    emit('response.incomplete', {
+      response: { ...base('incomplete', output), incomplete_details: { reason: 'max_output_tokens' }, usage },
+    });
+    return frames;
+  }
   emit('response.completed', {
     response: {
       ...base('completed', output),

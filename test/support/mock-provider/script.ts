@@ -46,8 +46,28 @@ export interface MockTurn {
   idleAfterEvents?: number;
   /** Put one unparseable `data:` event at the start of the stream. */
   malformedJson?: boolean;
-  /** End the stream with the wire's in-stream failure (response.failed / error event / error chunk). */
-  streamError?: { code?: string; type?: string; message: string };
+  /**
+   * End the stream with the wire's in-stream failure (response.failed / error event / error chunk;
+   * a numeric code as llama.cpp's `{"error":{"code":500,...}}`).
+   */
+  streamError?: { code?: string | number; type?: string; message: string };
+  /** Content type of a `status` answer (e.g. "text/html" for a web server's 404 page). */
+  contentType?: string;
+  /** A 200 whose stream holds only `data: [DONE]`. */
+  onlyDone?: boolean;
+  /** A 200 text/event-stream whose every event is `data: {not json`. */
+  garbageEvents?: number;
+  /** A 200 `application/json` answer with this body instead of a stream (a server ignoring stream: true). */
+  json200?: unknown;
+  /** Accept the request and never send response headers. */
+  noHeaders?: boolean;
+  /** Read the request, then close the connection without a response. */
+  closeBeforeHeaders?: boolean;
+  /**
+   * The reply stops at the output limit (Chat finish_reason "length", Messages stop_reason
+   * "max_tokens", Responses status "incomplete"); with toolCalls, the last call is cut in half.
+   */
+  outputLimit?: boolean;
 }
 
 export type MockWire = 'responses' | 'chat' | 'messages';
@@ -76,6 +96,13 @@ export function splitDeltas(text: string, size: number): string[] {
   const parts: string[] = [];
   for (let i = 0; i < text.length; i += step) parts.push(text.slice(i, i + step));
   return parts;
+}
+
+/** Arguments as sent: the whole text, or its first half for the call an output limit cuts. */
+export function sentArguments(turn: MockTurn, call: MockToolCall, index: number): string {
+  const text = argumentsText(call);
+  const cut = turn.outputLimit === true && index === (turn.toolCalls?.length ?? 0) - 1;
+  return cut ? text.slice(0, Math.floor(text.length / 2)) : text;
 }
 
 export function argumentsText(call: MockToolCall): string {

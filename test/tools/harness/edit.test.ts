@@ -15,7 +15,7 @@ describe('Claude Edit', () => {
     const args = { file_path: 'a.ts', old_string: 'x = 1', new_string: 'x = 2' };
     expect(await call(edit(), args, ctx)).toEqual({ success: false, text: 'File has not been read yet. Read it first before writing to it.' });
     await readFirst(ctx, 'claude-code', 'Read', { file_path: 'a.ts' });
-    expect(await call(edit(), args, ctx)).toEqual({ success: true, text: 'Replaced 1 occurrence(s) in a.ts' });
+    expect(await call(edit(), args, ctx)).toEqual({ success: true, text: `The file ${ctx.root}/a.ts has been updated successfully.` });
     expect(ctx.read('a.ts')).toBe('let x = 2;\n');
     expect(ctx.applied.at(-1)).toEqual([{ path: `${ctx.root}/a.ts`, kind: 'update', content: 'let x = 2;\n', expectedContent: 'let x = 1;\n' }]);
   });
@@ -34,14 +34,13 @@ describe('Claude Edit', () => {
     const ctx = fakeContext();
     ctx.write('a.ts', 'foo foo bar\n');
     await readFirst(ctx, 'claude-code', 'Read', { file_path: 'a.ts' });
-    expect(await call(edit(), { file_path: 'a.ts', old_string: 'baz', new_string: 'q' }, ctx)).toEqual({ success: false, text: 'Edit failed: old_string not found' });
-    expect(await call(edit(), { file_path: 'a.ts', old_string: 'foo', new_string: 'q' }, ctx)).toEqual({
-      success: false,
-      text: 'Edit failed: old_string found multiple times; set replace_all to true or provide more context',
-    });
+    expect(await call(edit(), { file_path: 'a.ts', old_string: 'baz', new_string: 'q' }, ctx)).toEqual({ success: false, text: 'String to replace not found in file.\nString: baz' });
+    expect((await call(edit(), { file_path: 'a.ts', old_string: 'foo', new_string: 'q' }, ctx)).text).toMatch(
+      /^Found 2 matches of the string to replace, but replace_all is false\./,
+    );
     expect(await call(edit(), { file_path: 'a.ts', old_string: 'foo', new_string: 'q', replace_all: true }, ctx)).toEqual({
       success: true,
-      text: 'Replaced 2 occurrence(s) in a.ts',
+      text: `The file ${ctx.root}/a.ts has been updated successfully.`,
     });
     expect(ctx.read('a.ts')).toBe('q q bar\n');
   });
@@ -52,7 +51,10 @@ describe('Claude Edit', () => {
     ctx.write('d/f', '');
     await readFirst(ctx, 'claude-code', 'Read', { file_path: 'a.ts' });
     expect((await call(edit(), { file_path: 'a.ts', old_string: 'x', new_string: 'x' }, ctx)).success).toBe(false);
-    expect(await call(edit(), { file_path: 'nope.ts', old_string: 'x', new_string: 'y' }, ctx)).toEqual({ success: false, text: 'Edit failed: nope.ts does not exist' });
+    expect(await call(edit(), { file_path: 'nope.ts', old_string: 'x', new_string: 'y' }, ctx)).toEqual({
+      success: false,
+      text: `File does not exist. Note: your current working directory is ${ctx.root}.`,
+    });
     expect((await call(edit(), { file_path: 'd', old_string: 'x', new_string: 'y' }, ctx)).text).toContain('is a directory');
   });
 
@@ -81,7 +83,7 @@ describe('other edit tools', () => {
     await readFirst(ctx, 'opencode', 'read', { filePath: path });
     expect(await call(edit, { filePath: path, oldString: 'a', newString: 'b' }, ctx)).toEqual({
       success: false,
-      text: 'Edit failed: oldString found multiple times; set replaceAll to true or provide more context',
+      text: 'Found multiple matches for oldString. Provide more surrounding context to make the match unique.',
     });
     expect(await call(edit, { filePath: path, oldString: 'a', newString: 'b', replaceAll: true }, ctx)).toEqual({ success: true, text: 'Edit applied successfully.' });
     expect(ctx.read('o.ts')).toBe('b b\n');
@@ -96,7 +98,7 @@ describe('other edit tools', () => {
     expect(ctx.read('p.ts')).toBe('A beta G\n');
     ctx.write('p.ts', 'x x\n');
     expect((await call(edit, { path: 'p.ts', edits: [{ oldText: 'x', newText: 'y' }] }, ctx)).text).toBe(
-      'Edit failed: oldText found 2 times; provide more context so it matches exactly once',
+      'Found 2 occurrences of the text in p.ts. The text must be unique. Please provide more context to make it unique.',
     );
   });
 
@@ -139,11 +141,11 @@ describe('Write', () => {
   it('Claude Write creates new files but needs a Read before overwriting', async () => {
     const ctx = fakeContext();
     const write = bound('claude-code').byName.get('Write');
-    expect(await call(write, { file_path: 'n/new.txt', content: 'hey' }, ctx)).toEqual({ success: true, text: 'Wrote 3 bytes to n/new.txt' });
+    expect(await call(write, { file_path: 'n/new.txt', content: 'hey' }, ctx)).toEqual({ success: true, text: `File created successfully at: ${ctx.root}/n/new.txt` });
     ctx.write('old.txt', 'old');
     expect((await call(write, { file_path: 'old.txt', content: 'x' }, ctx)).success).toBe(false);
     await readFirst(ctx, 'claude-code', 'Read', { file_path: 'old.txt' });
-    expect((await call(write, { file_path: 'old.txt', content: 'x' }, ctx)).success).toBe(true);
+    expect(await call(write, { file_path: 'old.txt', content: 'x' }, ctx)).toEqual({ success: true, text: `The file ${ctx.root}/old.txt has been updated successfully.` });
     expect(ctx.read('old.txt')).toBe('x');
   });
 

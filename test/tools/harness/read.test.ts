@@ -64,26 +64,30 @@ describe('Claude Read', () => {
 });
 
 describe('other Read formats', () => {
-  it('kimi: 6-wide numbers, the <system> footer, a 1000-line cap and tail offsets', async () => {
+  it('kimi: 6-wide numbers, the <system> note first, a 1000-line cap and tail offsets', async () => {
     const ctx = fakeContext();
     ctx.write('k.txt', Array.from({ length: 1200 }, (_, i) => `r${i + 1}`).join('\n') + '\n');
     const read = bound('kimi-code').byName.get('Read');
-    const head = (await call(read, { path: 'k.txt', n_lines: 2 }, ctx)).text;
-    expect(head).toBe('     1\tr1\n     2\tr2\n<system>2 lines read from file starting from line 1. Total lines in file: 1200.</system>');
-    const all = (await call(read, { path: 'k.txt' }, ctx)).text;
-    expect(all.split('\n')).toHaveLength(1001);
-    expect(all).toContain('Max 1000 lines reached.');
-    const tail = (await call(read, { path: 'k.txt', line_offset: -2 }, ctx)).text;
-    expect(tail).toBe('  1199\tr1199\n  1200\tr1200\n<system>2 lines read from file starting from line 1199. End of file reached. Total lines in file: 1200.</system>');
+    const parts = async (args: Record<string, unknown>) => JSON.parse((await call(read, args, ctx)).text).map((part: { text: string }) => part.text);
+    expect(await parts({ path: 'k.txt', n_lines: 2 })).toEqual(['<system>2 lines read from file starting from line 1. Total lines in file: 1200.</system>', '     1\tr1\n     2\tr2\n']);
+    const all = await parts({ path: 'k.txt' });
+    expect(all[1].split('\n')).toHaveLength(1001);
+    // The default asks for exactly 1000 lines, so the cap itself is not mentioned.
+    expect(all[0]).toBe('<system>1000 lines read from file starting from line 1. Total lines in file: 1200.</system>');
+    expect((await parts({ path: 'k.txt', n_lines: 5000 }))[0]).toContain(' Max 1000 lines reached.');
+    expect(await parts({ path: 'k.txt', line_offset: -2 })).toEqual([
+      '<system>2 lines read from file starting from line 1199. Total lines in file: 1200. End of file reached.</system>',
+      '  1199\tr1199\n  1200\tr1200\n',
+    ]);
     expect((await call(read, { path: 'missing.txt' }, ctx)).text).toBe('`missing.txt` does not exist.');
   });
 
-  it('opencode: N: text inside <content>, 0-based offset, end-of-file footer', async () => {
+  it('opencode: N: text inside <content>, 1-based offset, the continuation and end-of-file footers', async () => {
     const ctx = fakeContext();
     const path = ctx.write('o.txt', 'a\nb\nc\n');
     const read = bound('opencode').byName.get('read');
-    expect((await call(read, { filePath: path, offset: 1, limit: 1 }, ctx)).text).toBe(
-      `<path>${path}</path>\n<type>file</type>\n<content>\n2: b\n\n(File has more lines. Use 'offset' parameter to read beyond line 2)\n</content>`,
+    expect((await call(read, { filePath: path, offset: 2, limit: 1 }, ctx)).text).toBe(
+      `<path>${path}</path>\n<type>file</type>\n<content>\n2: b\n\n(Showing lines 2-2 of 3. Use offset=3 to continue.)\n</content>`,
     );
     expect((await call(read, { filePath: path }, ctx)).text).toContain('3: c\n\n(End of file - total 3 lines)\n</content>');
   });

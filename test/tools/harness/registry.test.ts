@@ -65,6 +65,6 @@ describe('loadBoundHarness', () => {
     const loaded = loadBoundHarness('pi', fakeNatives);
     expect(loaded.profile.id).toBe('pi');
     expect(loaded.tools.advertised.map((spec) => spec.name)).toEqual(['read', 'bash', 'edit', 'write']);
-    expect(() => loadBoundHarness('nope', fakeNatives)).toThrow(/^unknown harness "nope"; available harnesses: claude-code, /);
+    expect(() => loadBoundHarness('nope', fakeNatives)).toThrow(/^unknown harness "nope"; available harnesses \(see `rig harness list`\): claude-code, /);
   });
 });

@@ -45,10 +45,10 @@ describe('output rendering', () => {
 
   it.each([
     ['opencode', 'bash', done(''), { success: true, text: '(no output)' }],
-    ['pi', 'bash', done('oops\n', 2), { success: false, text: 'oops\n\nCommand exited with code 2' }],
+    ['pi', 'bash', done('oops\n', 2), { success: false, text: 'oops\n\n\nCommand exited with code 2' }],
     ['zcode', 'Bash', done('bad\n', 1), { success: false, text: 'Exit code 1\nbad' }],
-    ['kimi-cli', 'Shell', done(''), { success: true, text: 'Command executed successfully.' }],
-    ['kimi-code', 'Bash', done('x\n', 4), { success: false, text: 'x\n<system>ERROR: Command failed with exit code: 4.</system>' }],
+    ['kimi-cli', 'Shell', done(''), { success: true, text: JSON.stringify([{ type: 'input_text', text: '<system>Command executed successfully.</system>' }]) }],
+    ['kimi-code', 'Bash', done('x\n', 4), { success: false, text: JSON.stringify([{ type: 'input_text', text: 'Command failed with exit code: 4.' }, { type: 'input_text', text: 'x\n' }]) }],
     ['mini-swe-agent', 'bash', done('out\n'), { success: true, text: '<returncode>0</returncode>\n<output>\nout\n</output>' }],
     ['deepseek-tui', 'exec_shell', done(''), { success: true, text: '(no output)' }],
     ['swe-agent', 'bash', done('bash: line 1: foo: command not found\n', 127), { success: false, text: 'bash: foo: command not found\n' }],

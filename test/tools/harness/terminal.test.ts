@@ -28,6 +28,27 @@ describe('terminal observation', () => {
     expect(script).toContain("tmux send-keys -t 's1' C-c");
     expect(script).toContain(`printf %s '${Buffer.from("echo 'hi'\n").toString('base64')}' | base64 -d`);
     expect(script).toContain('sleep 0.5');
+    // The paste buffer is named after the session: buffers are shared by every session of the server.
+    expect(script).toContain("tmux load-buffer -b 'rig-keys-s1' \"$keys\"");
+    expect(script).toContain("tmux paste-buffer -d -b 'rig-keys-s1' -t 's1'");
+  });
+
+  it('threads typing at once each get their own keys', async () => {
+    const contexts = [0, 1, 2].map((n) => {
+      const ctx = fakeContext();
+      ctx.threadId = `test-${process.pid}-${Date.now()}-pair-${n}`;
+      sessions.push(tmuxSessionName(ctx.threadId));
+      return ctx;
+    });
+    const keystrokes = bound('terminus-2').byName.get('keystrokes');
+    // A first look, so that the next output is the new history rather than the 40-line screen.
+    await Promise.all(contexts.map((ctx) => call(keystrokes, { commands: [] }, ctx)));
+    const burst = (n: number) => Array.from({ length: 25 }, (_, k) => ({ keystrokes: `echo t${n}-k${k}\n`, duration: k === 24 ? 1 : 0 }));
+    const results = await Promise.all(contexts.map((ctx, n) => call(keystrokes, { commands: burst(n) }, ctx)));
+    results.forEach((result, n) => {
+      for (let k = 0; k < 25; k++) expect(result.text).toContain(`t${n}-k${k}\n`);
+      for (const other of [0, 1, 2].filter((m) => m !== n)) expect(result.text).not.toContain(`t${other}-k`);
+    });
   });
 });
 
@@ -46,6 +67,23 @@ describe('terminus-2 keystrokes on a real tmux session', () => {
     expect(second.text).toContain('second-kept');
     expect(second.text).not.toContain('first-kept');
     expect(ctx.execCalls[0]?.timeoutMs).toBe(10_000 + 500 + 8_000 + 3_000);
+  });
+
+  it('an empty first call shows the fresh screen; the completion check and warnings wrap the output', async () => {
+    const ctx = fakeContext();
+    ctx.threadId = `test-${process.pid}-${Date.now()}-check`;
+    sessions.push(tmuxSessionName(ctx.threadId));
+    const keystrokes = bound('terminus-2').byName.get('keystrokes');
+    const first = await call(keystrokes, { commands: [] }, ctx);
+    // The prompt is drawn before the screen is read: the shell's `user@rig:<cwd>$` (`#` for root).
+    expect(first.text).toMatch(new RegExp(`^Current Terminal Screen:\\n\\S+@rig:${ctx.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[$#]$`));
+    const warned = await call(keystrokes, { commands: [{ keystrokes: 'echo w\n', duration: 0.3 }], warnings: ['Extra text detected after JSON object'] }, ctx);
+    expect(warned.text.startsWith('Previous response had warnings:\nWARNINGS: - Extra text detected after JSON object\n\nNew Terminal Output:\n')).toBe(true);
+    const check = await call(keystrokes, { commands: [{ keystrokes: 'echo done\n', duration: 0.3 }], confirm_completion: true }, ctx);
+    expect(check.text.startsWith('Current terminal state:\nNew Terminal Output:\n')).toBe(true);
+    expect(check.text).toContain('done');
+    expect(check.text).toContain('\n\nAre you sure you want to mark the task as complete?');
+    expect(check.text).toContain('"task_complete": true');
   });
 
   it('rejects malformed commands without touching tmux', async () => {

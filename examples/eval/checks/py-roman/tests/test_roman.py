@@ -1,0 +1,22 @@
+import unittest
+
+from roman import to_roman
+
+
+class ToRomanTest(unittest.TestCase):
+    def test_additive(self):
+        self.assertEqual(to_roman(3), "III")
+        self.assertEqual(to_roman(1666), "MDCLXVI")
+
+    def test_subtractive(self):
+        self.assertEqual(to_roman(4), "IV")
+        self.assertEqual(to_roman(9), "IX")
+        self.assertEqual(to_roman(1994), "MCMXCIV")
+
+    def test_range(self):
+        with self.assertRaises(ValueError):
+            to_roman(0)
+
+
+if __name__ == "__main__":
+    unittest.main()

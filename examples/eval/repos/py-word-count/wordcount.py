@@ -1,0 +1,9 @@
+"""Word frequencies."""
+
+
+def count_words(text):
+    """How often each word occurs in text."""
+    counts = {}
+    for word in text.split():
+        counts[word] = counts.get(word, 0) + 1
+    return counts

@@ -1,0 +1,12 @@
+"""Interval arithmetic."""
+
+
+def merge(intervals):
+    """Merges overlapping or touching [start, end] intervals, in any order."""
+    merged = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return merged

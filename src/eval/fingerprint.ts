@@ -1,0 +1,89 @@
+// What a harness sends, recorded with the run so a replay can tell a changed harness from a changed
+// agent: the first request body `rig harness show` builds for each (harness, provider, model), with
+// the parts that vary from machine to machine (the folder it was built in, today's date) masked.
+// Later requests of a trial only add history, which the replay compares from the rollouts.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type Fingerprints = Record<string, unknown>;
+
+export const fingerprintKey = (harness: string, provider: string, model: string): string => `${harness} | ${provider} | ${model}`;
+
+/** Masks a folder path, dates and ids so two machines (or days, or threads) build equal requests. */
+export function normalizeText(text: string, folder?: string): string {
+  let out = text;
+  if (folder) out = out.split(folder).join('<workspace>');
+  return out
+    .replace(/<current_date>[^<]*<\/current_date>/g, '<current_date>*</current_date>')
+    .replace(/<timezone>[^<]*<\/timezone>/g, '<timezone>*</timezone>')
+    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, '<date>')
+    // thread ids (prompt_cache_key, session ids in headers or bodies)
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>');
+}
+
+function normalizeValue(value: unknown, folder: string): unknown {
+  if (typeof value === 'string') return normalizeText(value, folder);
+  if (Array.isArray(value)) return value.map((entry) => normalizeValue(entry, folder));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalizeValue(v, folder)]));
+  return value;
+}
+
+function harnessShow(rigBin: string, harness: string, provider: string, model: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+  const folder = mkdtempSync(join(tmpdir(), 'rig-eval-fp-'));
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [rigBin, 'harness', 'show', harness, '--provider', provider, '-m', model, '--json'], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      rmSync(folder, { recursive: true, force: true });
+      if (code !== 0) {
+        reject(new Error(`rig harness show ${harness} --provider ${provider} -m ${model} failed: ${stderr.trim() || `exit ${code}`}`));
+        return;
+      }
+      try {
+        const shown = JSON.parse(stdout) as { body: unknown };
+        resolvePromise(normalizeValue(shown.body, folder));
+      } catch (error) {
+        reject(new Error(`rig harness show printed no JSON: ${(error as Error).message}`));
+      }
+    });
+  });
+}
+
+export async function takeFingerprints(rigBin: string, cells: { harness: string; provider: string; model: string }[], env: NodeJS.ProcessEnv): Promise<Fingerprints> {
+  const prints: Fingerprints = {};
+  for (const cell of cells) {
+    const key = fingerprintKey(cell.harness, cell.provider, cell.model);
+    if (key in prints) continue;
+    prints[key] = await harnessShow(rigBin, cell.harness, cell.provider, cell.model, env);
+  }
+  return prints;
+}
+
+function clip(text: string, at: number): string {
+  const start = Math.max(0, at - 30);
+  return JSON.stringify(text.slice(start, start + 90));
+}
+
+/** How two first requests differ, in a line a person can act on; undefined when they are equal. */
+export function describeRequestChange(before: unknown, after: unknown): string | undefined {
+  const a = JSON.stringify(before);
+  const b = JSON.stringify(after);
+  if (a === b) return undefined;
+  if (before && after && typeof before === 'object' && typeof after === 'object') {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    const changed = keys.filter((key) => JSON.stringify((before as Record<string, unknown>)[key]) !== JSON.stringify((after as Record<string, unknown>)[key]));
+    const first = changed[0]!;
+    const left = JSON.stringify((before as Record<string, unknown>)[first]) ?? 'undefined';
+    const right = JSON.stringify((after as Record<string, unknown>)[first]) ?? 'undefined';
+    let at = 0;
+    while (at < left.length && left[at] === right[at]) at++;
+    return `the first request's ${changed.map((key) => `\`${key}\``).join(', ')} changed (at ${first}[${at}]: was ${clip(left, at)}, now ${clip(right, at)})`;
+  }
+  return 'the first request changed';
+}

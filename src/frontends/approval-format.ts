@@ -1,0 +1,130 @@
+// What a person sees when asked to approve something, and what the model is told back: pure text
+// building, shared by rig exec's output, the line REPL and (later) the TUI. A command shows as one
+// shell-quoted line a person could paste; a file change shows its diff; a retry outside the
+// sandbox says so before it runs; a "no" can carry instructions for the agent.
+
+/** A command or file change awaiting a person's answer, as these renderers need it. */
+export type ApprovalView =
+  | {
+      kind: 'exec';
+      command: readonly string[];
+      cwd: string;
+      reason?: string;
+      /** Set when this is the second attempt of a command the sandbox denied. */
+      unsandboxedRetry?: { denial: string };
+    }
+  | {
+      kind: 'file_change';
+      changes: readonly { path: string; kind: 'add' | 'delete' | 'update'; diff?: string }[];
+      reason?: string;
+    };
+
+export type ApprovalChoice = 'approve' | 'approve_for_session' | 'deny' | 'deny_with_feedback' | 'abort';
+
+export interface FormatOptions {
+  color: boolean;
+  /** Diff lines shown per file before the rest is summarised (default 40). */
+  maxDiffLines?: number;
+}
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** One argv as a POSIX shell line: plain words as they are, anything else in single quotes. */
+export function shellQuote(argv: readonly string[]): string {
+  return argv.map(quoteWord).join(' ');
+}
+
+function quoteWord(word: string): string {
+  if (word === '') return "''";
+  if (SAFE_WORD.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A unified diff (hunks, `+`/`-`/` ` lines) as coloured, bounded lines. */
+export function renderDiff(diff: string, options: FormatOptions & { indent?: string }): string[] {
+  const indent = options.indent ?? '  ';
+  const max = options.maxDiffLines ?? 40;
+  const all = diff.split('\n');
+  if (all.at(-1) === '') all.pop();
+  const shown = all.slice(0, max).map((line) => indent + paint(line, options.color));
+  if (all.length > max) shown.push(`${indent}${dim(`… ${all.length - max} more diff line${all.length - max === 1 ? '' : 's'}`, options.color)}`);
+  return shown;
+}
+
+function paint(line: string, color: boolean): string {
+  if (!color) return line;
+  if (line.startsWith('@@')) return `\x1b[36m${line}\x1b[39m`;
+  if (line.startsWith('+')) return `\x1b[32m${line}\x1b[39m`;
+  if (line.startsWith('-')) return `\x1b[31m${line}\x1b[39m`;
+  return line;
+}
+
+function dim(text: string, color: boolean): string {
+  return color ? `\x1b[2m${text}\x1b[22m` : text;
+}
+
+function bold(text: string, color: boolean): string {
+  return color ? `\x1b[1m${text}\x1b[22m` : text;
+}
+
+export function kindLetter(kind: 'add' | 'delete' | 'update'): string {
+  return kind === 'add' ? 'A' : kind === 'delete' ? 'D' : 'M';
+}
+
+/** The question, with everything needed to answer it: the exact command, or each file's diff. */
+export function describeApproval(view: ApprovalView, options: FormatOptions): string {
+  const lines: string[] = [];
+  if (view.kind === 'exec') {
+    if (view.unsandboxedRetry) {
+      lines.push(`${bold('The command failed inside the sandbox', options.color)}: ${view.unsandboxedRetry.denial}`);
+      lines.push(`Run it again WITHOUT the sandbox (it can then change anything you can) in ${view.cwd}?`);
+    } else {
+      lines.push(`Run this command in ${view.cwd}?`);
+    }
+    lines.push(`  ${bold('$', options.color)} ${shellQuote(view.command)}`);
+  } else {
+    lines.push(view.changes.length === 1 ? 'Make this change?' : `Make these ${view.changes.length} changes?`);
+    for (const change of view.changes) {
+      lines.push(`${bold(kindLetter(change.kind), options.color)} ${change.path}`);
+      if (change.diff) lines.push(...renderDiff(change.diff, options));
+    }
+  }
+  if (view.reason) lines.push(`reason: ${view.reason}`);
+  return lines.join('\n');
+}
+
+export const APPROVAL_CHOICES =
+  '[y] yes  [a] yes, and do not ask again this session  [n] no, and tell the agent what to do instead  [s] stop the turn';
+
+/** undefined when the answer is not understood (ask again). */
+export function parseApprovalChoice(answer: string): ApprovalChoice | undefined {
+  switch (answer.trim().toLowerCase()) {
+    case 'y':
+    case 'yes':
+      return 'approve';
+    case 'a':
+    case 'always':
+      return 'approve_for_session';
+    case 'n':
+    case 'no':
+      return 'deny_with_feedback';
+    case 's':
+    case 'stop':
+      return 'abort';
+    default:
+      return undefined;
+  }
+}
+
+/** Asked after "no": the person's instructions for the agent (an empty line sends a plain no). */
+export const FEEDBACK_QUESTION = 'what should the agent do instead? (empty: just decline) ';
+
+/**
+ * What the model is told when a person declined and said what to do instead: their words,
+ * marked as theirs, so the model follows them rather than retrying the refused action.
+ */
+export function declinedWithFeedback(what: string, feedback: string): string {
+  const text = feedback.trim();
+  if (text === '') return `The user declined ${what}.`;
+  return `The user declined ${what} and said what to do instead:\n${text}`;
+}

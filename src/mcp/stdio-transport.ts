@@ -1,0 +1,196 @@
+// A stdio MCP transport of rig's own (the SDK's spawns the server in rig's process group and
+// kills only the direct child, which orphans whatever `npx` or a shell wrapper started). The
+// server leads a process group of its own; closing ends stdin, then signals the whole group
+// (TERM, then KILL), so nothing it started outlives it. Its stderr is kept as a tail for the
+// messages that say why it failed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { McpSdk } from './sdk.js';
+
+const STDERR_TAIL_BYTES = 8 * 1024;
+const STDERR_TAIL_LINES = 20;
+
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** After stdin is closed, how long the server may take to exit before it is signalled. */
+  exitGraceMs?: number;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | undefined;
+  /** The server's process group (its pid), kept after it exits to end what it left running. */
+  private pgid: number | undefined;
+  private readonly buffer: InstanceType<McpSdk['ReadBuffer']>;
+  private stderrTailText = '';
+  private exitInfo: ExitInfo | undefined;
+  private closing = false;
+  private exited: Promise<void> | undefined;
+
+  constructor(
+    private readonly sdk: McpSdk,
+    private readonly launch: StdioLaunch,
+  ) {
+    this.buffer = new sdk.ReadBuffer();
+  }
+
+  get pid(): number | undefined {
+    return this.pgid;
+  }
+
+  /** How the process ended, once it has (undefined while running). */
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** The last lines the server wrote to stderr. */
+  stderrTail(): string {
+    const lines = this.stderrTailText.split('\n');
+    return lines.slice(-STDERR_TAIL_LINES - 1).join('\n').trim();
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.launch.command, this.launch.args, {
+        cwd: this.launch.cwd,
+        env: this.launch.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        windowsHide: true,
+      });
+      this.child = child;
+      this.pgid = child.pid;
+      this.exited = new Promise((done) => child.once('close', () => done()));
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        const hint = error.code === 'ENOENT' ? ` (no such program: check \`command\`, and that it is on PATH)` : '';
+        const wrapped = new Error(`cannot start \`${this.launch.command}\`: ${error.message}${hint}`);
+        reject(wrapped);
+        this.onerror?.(wrapped);
+      });
+      child.once('spawn', () => resolve());
+      child.once('exit', (code, signal) => (this.exitInfo = { code, signal }));
+      child.once('close', () => {
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdout!.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch (error) {
+            this.onerror?.(error as Error);
+            continue;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+      child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+        this.stderrTailText = (this.stderrTailText + text).slice(-STDERR_TAIL_BYTES);
+      });
+      // A server that exits while rig writes to it: the exit is reported through onclose.
+      child.stdin!.on('error', () => undefined);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return Promise.reject(new Error('the server process is not running'));
+    return new Promise((resolve) => {
+      if (stdin.write(this.sdk.serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Ends stdin, waits `exitGraceMs`, then TERM and KILL to the server's whole process group. */
+  async close(): Promise<void> {
+    if (this.closing) return this.exited;
+    this.closing = true;
+    const child = this.child;
+    const pgid = this.pgid;
+    if (child && pgid !== undefined) {
+      child.stdin?.end();
+      const grace = this.launch.exitGraceMs ?? 1000;
+      if (!(await settlesWithin(this.exited!, grace))) {
+        signalGroup(pgid, 'SIGTERM');
+        if (!(await settlesWithin(this.exited!, 2000))) signalGroup(pgid, 'SIGKILL');
+      }
+      await this.exited;
+    }
+    // The leader is gone; anything it started that still runs is ended too.
+    if (pgid !== undefined && groupAlive(pgid)) {
+      signalGroup(pgid, 'SIGTERM');
+      for (let i = 0; i < 20 && groupAlive(pgid); i++) await delay(50);
+      if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+    }
+  }
+
+  /** True while close() has been asked for (an exit then is not a crash). */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Whether a process of the group still runs (zombies waiting to be reaped do not count). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
