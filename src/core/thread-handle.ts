@@ -133,9 +133,13 @@ export class ThreadHandle {
     return this.thread.interrupt();
   }
 
-  /** Answer an `approval.requested` event. Throws for an unknown or already answered id. */
-  answerApproval(requestId: string, decision: ApprovalDecision): void {
-    this.thread.answerApproval(requestId, decision);
+  /**
+   * Answer an `approval.requested` event. With `deny`, `feedback` is what the person wants the
+   * agent to do instead: the model receives it with the refusal. Throws for an unknown or already
+   * answered id, and for feedback with any other decision.
+   */
+  answerApproval(requestId: string, decision: ApprovalDecision, options: { feedback?: string } = {}): void {
+    this.thread.answerApproval(requestId, decision, options.feedback);
   }
 
   /** Compact the history now, as a turn of its own (turn.started ... turn.completed). */

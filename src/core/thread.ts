@@ -3,6 +3,7 @@
 // model client, tools, request shaping, capabilities — is its runtime, which settings changes
 // replace between turns. Front ends never touch this class: they drive a ThreadHandle.
 import type {
+  ApprovalAnswer,
   ApprovalDecision,
   ApprovalRequest,
   ContentPart,
@@ -48,7 +49,7 @@ export class Thread {
   private pendingRuntime: ThreadRuntime | undefined;
   private readonly hub = new EventHub();
   private readonly pendingInput: UserInput[] = [];
-  private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
+  private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private readonly threadState = new Map<string, unknown>();
   private pendingImages: ContentPart[] = [];
   private turnController: AbortController | undefined;
@@ -129,17 +130,20 @@ export class Thread {
     this.turnController?.abort();
     for (const [id, resolve] of this.approvals) {
       this.approvals.delete(id);
-      resolve('abort');
+      resolve({ decision: 'abort' });
     }
     if (active) await active.done;
   }
 
-  answerApproval(requestId: string, decision: ApprovalDecision): void {
+  /** `feedback` goes with `deny`: the person's instructions, sent to the model with the refusal. */
+  answerApproval(requestId: string, decision: ApprovalDecision, feedback?: string): void {
     const resolve = this.approvals.get(requestId);
     if (!resolve) throw new Error(`no pending approval with id ${requestId} (it was answered already, or its turn ended)`);
+    const words = feedback?.trim() ?? '';
+    if (words !== '' && decision !== 'deny') throw new Error(`feedback goes with a deny, not with ${decision}: the agent is told it when the action is declined`);
     this.approvals.delete(requestId);
-    this.emit({ type: 'approval.resolved', request_id: requestId, decision });
-    resolve(decision);
+    this.emit({ type: 'approval.resolved', request_id: requestId, decision, ...(words !== '' ? { feedback: words } : {}) });
+    resolve({ decision, ...(words !== '' ? { feedback: words } : {}) });
     if (decision === 'abort') void this.interrupt();
   }
 
@@ -245,7 +249,7 @@ export class Thread {
     // Approvals still open belong to this turn and can no longer be answered.
     for (const [id, resolve] of this.approvals) {
       this.approvals.delete(id);
-      resolve('abort');
+      resolve({ decision: 'abort' });
     }
     if (result.status === 'completed') {
       this.emit({ type: 'turn.completed', usage: this.usage });
@@ -343,8 +347,8 @@ export class Thread {
   }
 
   /** @internal used by TurnState */
-  requestApproval(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<ApprovalDecision> {
-    if (signal.aborted) return Promise.resolve('abort');
+  requestApproval(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (signal.aborted) return Promise.resolve({ decision: 'abort' });
     const id = `approval_${this.approvalCounter++}`;
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);

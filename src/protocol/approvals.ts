@@ -18,6 +18,8 @@ export interface ExecApprovalRequest {
   sandboxed: boolean;
   /** This asks to rerun, outside the sandbox, a command the sandbox just blocked. */
   retry_without_sandbox: boolean;
+  /** With retry_without_sandbox: what the sandbox blocked, from the sandboxed attempt's output. */
+  sandbox_denial?: string;
   reason?: string;
   /** Proposed argv prefix for "approve for the session". */
   proposed_prefix?: string[];
@@ -49,3 +51,13 @@ export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest;
 
 /** approve once; approve this exact command prefix for the session; deny (the model is told); deny and stop the turn. */
 export type ApprovalDecision = 'approve' | 'approve_for_session' | 'deny' | 'abort';
+
+/** A person's answer to an approval request. */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  /**
+   * With `deny`: what the person wants the agent to do instead. The model gets it with the refusal,
+   * marked as the user's words, so it follows them rather than trying the refused action again.
+   */
+  feedback?: string;
+}

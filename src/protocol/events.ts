@@ -92,6 +92,8 @@ export interface ApprovalResolvedEvent {
   type: 'approval.resolved';
   request_id: string;
   decision: ApprovalDecision;
+  /** What the person told the agent to do instead (a `deny` with feedback). */
+  feedback?: string;
 }
 export interface RetryEvent {
   type: 'model.retry';

@@ -2,7 +2,7 @@
 // the engine only through the capabilities in ToolContext, so every harness's tools share one
 // orchestrator (sandbox, approvals, exec policy) and one file-change engine.
 import type {
-  ApprovalDecision,
+  ApprovalAnswer,
   ApprovalRequest,
   ContentPart,
   FileEdit,
@@ -131,8 +131,8 @@ export interface TurnServices {
   signal: AbortSignal;
   emit(event: ThreadEvent): void;
   newItemId(): string;
-  /** Ask the user (through the engine's event stream); resolves with their decision. */
-  askApproval(request: DistributiveOmit<ApprovalRequest, 'id'>): Promise<ApprovalDecision>;
+  /** Ask the user (through the engine's event stream); resolves with their answer. */
+  askApproval(request: DistributiveOmit<ApprovalRequest, 'id'>): Promise<ApprovalAnswer>;
   /**
    * False when the front end has nobody to ask (`rig exec`, a headless client): the orchestrator
    * then declines what would need a person, saying which policy wanted one and how to allow it.

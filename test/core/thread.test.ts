@@ -182,7 +182,7 @@ describe('Thread turn loop', () => {
     const capabilities = (services: Parameters<ThreadRuntime['capabilities']>[0]) => ({
       ...unusedCaps(),
       exec: async () => {
-        const decision = await services.askApproval({
+        const { decision } = await services.askApproval({
           kind: 'exec', item_id: 'item_x', command: ['rm', 'x'], command_text: 'rm x', cwd: '/tmp', sandboxed: true, retry_without_sandbox: false,
         });
         return { exitCode: decision === 'approve' ? 0 : null, output: decision, totalBytes: 0, wallTimeMs: 0, timedOut: false };

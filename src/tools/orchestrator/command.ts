@@ -15,6 +15,9 @@ import { orchestrate, type ApprovalQuestion, type AskContext, type Attempt, type
 
 export const USER_DECLINED_EXEC = 'exec command rejected by user';
 
+/** A denial line longer than this is cut for the question. */
+const MAX_DENIAL_CHARS = 240;
+
 const HOW_TO_ALLOW_COMMAND =
   'To allow it: run it in an interactive session (`rig resume <thread id>`), where you are asked; ' +
   'or allow the command with an exec-policy rule (prefix_rule(pattern = [...], decision = "allow") in $RIG_HOME/rules/default.rules).';
@@ -93,6 +96,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       cwd: this.request.cwd,
       sandboxed: context.sandboxed && !this.options.yolo,
       retry_without_sandbox: context.retry,
+      ...(context.denial ? { sandbox_denial: context.denial } : {}),
       ...(context.reason ? { reason: context.reason } : {}),
       ...(context.proposedPrefix ? { proposed_prefix: context.proposedPrefix } : {}),
     };
@@ -104,14 +108,27 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     this.options.approvalCache.approveCommandPrefix(this.argv);
   }
 
-  declined(reason: string, by: 'policy' | 'user'): ExecOutcome {
-    const text = by === 'user' ? USER_DECLINED_EXEC : reason;
-    this.services.emit({ type: 'item.completed', item: { ...this.item, aggregated_output: text, status: 'declined' } });
-    return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: 0, timedOut: false, declined: text };
+  readonly declinedByUser = USER_DECLINED_EXEC;
+
+  declined(message: string): ExecOutcome {
+    this.services.emit({ type: 'item.completed', item: { ...this.item, aggregated_output: message, status: 'declined' } });
+    return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: 0, timedOut: false, declined: message };
+  }
+
+  withNote(outcome: ExecOutcome, note: string): ExecOutcome {
+    return { ...outcome, output: `${outcome.output}${outcome.output === '' || outcome.output.endsWith('\n') ? '' : '\n'}\n${note}` };
   }
 
   deniedBySandbox(outcome: ExecOutcome): boolean {
     return outcome.sessionId === undefined && isLikelySandboxDenial(outcome.exitCode, outcome.output);
+  }
+
+  /** The output line that shows the denial (permission denied, read-only file system, ...), else the last one. */
+  denial(outcome: ExecOutcome): string | undefined {
+    const lines = outcome.output.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const telling = lines.find((line) => isLikelySandboxDenial(1, line) && !/^exit(ed)? /i.test(line)) ?? lines.at(-1);
+    if (telling === undefined) return outcome.exitCode === null ? undefined : `exit status ${outcome.exitCode}`;
+    return telling.length > MAX_DENIAL_CHARS ? `${telling.slice(0, MAX_DENIAL_CHARS - 1)}…` : telling;
   }
 
   async run(attempt: Attempt): Promise<ExecOutcome> {

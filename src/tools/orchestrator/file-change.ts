@@ -107,8 +107,19 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
     this.options.approvalCache.approvePaths(this.paths);
   }
 
-  declined(reason: string, by: 'policy' | 'user'): FileChangeOutcome {
-    return this.failed(by === 'user' ? USER_DECLINED_PATCH : reason);
+  readonly declinedByUser = USER_DECLINED_PATCH;
+
+  declined(message: string): FileChangeOutcome {
+    return this.failed(message);
+  }
+
+  withNote(outcome: FileChangeOutcome, note: string): FileChangeOutcome {
+    return { ...outcome, message: `${outcome.message}\n\n${note}` };
+  }
+
+  /** A change set is checked before it is committed, never denied by the sandbox afterwards. */
+  denial(): undefined {
+    return undefined;
   }
 
   /** The reason goes on the item too, so the person reading the run sees what the model was told. */

@@ -8,7 +8,7 @@ import type { OrchestratorOptions } from './options.js';
 export type { OrchestratorOptions } from './options.js';
 export { USER_DECLINED_EXEC } from './command.js';
 export { USER_DECLINED_PATCH } from './file-change.js';
-export { noApproverMessage } from './pipeline.js';
+export { declinedWithFeedback, noApproverMessage } from './pipeline.js';
 
 export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFactory {
   return (services) => ({

@@ -7,7 +7,7 @@
 // step applies to it: what the policy decides, what a person is shown, how an attempt runs and
 // how a sandbox denial looks. Nothing is ever escalated silently, and an action meant for the
 // sandbox never runs without it by accident.
-import type { ApprovalDecision, ApprovalRequest } from '../../protocol/index.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/index.js';
 import {
   approvalPolicyName,
   decideRetryWithoutSandbox,
@@ -32,6 +32,8 @@ export interface AskContext {
   retry: boolean;
   reason?: string;
   proposedPrefix?: string[];
+  /** With `retry`: what the sandbox blocked, as the runtime reads it from the attempt. */
+  denial?: string;
 }
 
 export interface Runtime<Outcome> {
@@ -46,8 +48,14 @@ export interface Runtime<Outcome> {
   run(attempt: Attempt): Promise<Outcome>;
   /** Whether a sandboxed attempt failed because the sandbox blocked it. */
   deniedBySandbox(outcome: Outcome): boolean;
-  /** The outcome of an action that does not run, with the reason the model and the user see. */
-  declined(reason: string, by: 'policy' | 'user'): Outcome;
+  /** What the sandbox blocked in a denied attempt, in a line a person can judge (for the retry question). */
+  denial(outcome: Outcome): string | undefined;
+  /** The outcome of an action that does not run, with the message the model and the user see. */
+  declined(message: string): Outcome;
+  /** The message of a plain "no" from a person (Codex's wording for the kind of action). */
+  readonly declinedByUser: string;
+  /** `outcome` with a note for the model after what it already says. */
+  withNote(outcome: Outcome, note: string): Outcome;
   /** How the action is named in messages ("the command `rm -rf build`"). */
   describe(): string;
 }
@@ -58,7 +66,15 @@ export interface PipelineOptions {
   howToAllow: string;
 }
 
-export const USER_DECLINED = 'rejected by user';
+/**
+ * What the model is told when a person declined and said what to do instead: their words, marked
+ * as theirs, so the model follows them rather than retrying the refused action.
+ */
+export function declinedWithFeedback(what: string, feedback: string): string {
+  const text = feedback.trim();
+  if (text === '') return `The user declined ${what}.`;
+  return `The user declined ${what} and said what to do instead:\n${text}`;
+}
 
 /**
  * The refusal when the policy wanted a person to decide and the session has nobody to ask (`rig
@@ -72,16 +88,16 @@ export function noApproverMessage(subject: string, policy: ApprovalPolicyConfig,
   );
 }
 
-type Answer = { approved: true; forSession: boolean } | { approved: false; stop: boolean };
+type Answer = { approved: true; forSession: boolean } | { approved: false; stop: boolean; feedback?: string };
 
-function interpret(decision: ApprovalDecision): Answer {
-  switch (decision) {
+function interpret(answer: ApprovalAnswer): Answer {
+  switch (answer.decision) {
     case 'approve':
       return { approved: true, forSession: false };
     case 'approve_for_session':
       return { approved: true, forSession: true };
     case 'deny':
-      return { approved: false, stop: false };
+      return { approved: false, stop: false, ...(answer.feedback?.trim() ? { feedback: answer.feedback.trim() } : {}) };
     case 'abort':
       return { approved: false, stop: true };
   }
@@ -102,7 +118,7 @@ export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: 
   let approvedByUser = false;
   switch (action.action) {
     case 'reject':
-      return runtime.declined(action.reason, 'policy');
+      return runtime.declined(action.reason);
     case 'run-sandboxed':
       attempt = { sandboxed: true, retry: false };
       break;
@@ -117,8 +133,8 @@ export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: 
         ...(action.reason ? { reason: action.reason } : {}),
         ...(action.proposedAmendment ? { proposedPrefix: action.proposedAmendment } : {}),
       });
-      if ('noApprover' in answer) return runtime.declined(answer.noApprover, 'policy');
-      if (!answer.approved) return runtime.declined(USER_DECLINED, 'user');
+      if ('noApprover' in answer) return runtime.declined(answer.noApprover);
+      if (!answer.approved) return runtime.declined(answer.feedback ? declinedWithFeedback(runtime.describe(), answer.feedback) : runtime.declinedByUser);
       approvedByUser = true;
       attempt = { sandboxed, retry: false };
       break;
@@ -131,9 +147,12 @@ export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: 
   const retry = decideRetryWithoutSandbox({ tool: runtime.retryTool, policy: options.approvalPolicy, alreadyApproved: approvedByUser });
   if (retry.action === 'return-to-model') return outcome;
   if (retry.action === 'ask') {
-    const answer = await ask({ sandboxed: false, retry: true, reason: retry.reason });
-    // The sandboxed attempt's result stands: the model sees what the sandbox blocked.
-    if ('noApprover' in answer || !answer.approved) return outcome;
+    const denial = runtime.denial(outcome);
+    const answer = await ask({ sandboxed: false, retry: true, reason: retry.reason, ...(denial ? { denial } : {}) });
+    // The sandboxed attempt's result stands: the model sees what the sandbox blocked (and what the
+    // person said to do instead).
+    if ('noApprover' in answer) return outcome;
+    if (!answer.approved) return answer.feedback ? runtime.withNote(outcome, declinedWithFeedback(`running ${runtime.describe()} again without the sandbox`, answer.feedback)) : outcome;
   }
   return runtime.run({ sandboxed: false, retry: true });
 }
