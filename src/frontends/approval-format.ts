@@ -1,7 +1,8 @@
-// What a person sees when asked to approve something, and what the model is told back: pure text
-// building, shared by rig exec's output, the line REPL and (later) the TUI. A command shows as one
-// shell-quoted line a person could paste; a file change shows its diff; a retry outside the
-// sandbox says so before it runs; a "no" can carry instructions for the agent.
+// What a person sees when asked to approve something: pure text building, shared by rig exec's
+// output, the line REPL and (later) the TUI. A command shows as one shell-quoted line a person
+// could paste; a file change shows its diff; a run or a retry outside the sandbox says so before it
+// runs; a "no" can carry instructions for the agent, which the engine sends to the model with the
+// refusal (ThreadHandle.answerApproval with feedback; the wording is the orchestrator's).
 
 /** A command or file change awaiting a person's answer, as these renderers need it. */
 export type ApprovalView =
@@ -10,6 +11,8 @@ export type ApprovalView =
       command: readonly string[];
       cwd: string;
       reason?: string;
+      /** False when approving runs it outside the sandbox (with the user's own access). */
+      sandboxed?: boolean;
       /** Set when this is the second attempt of a command the sandbox denied. */
       unsandboxedRetry?: { denial: string };
     }
@@ -78,6 +81,8 @@ export function describeApproval(view: ApprovalView, options: FormatOptions): st
     if (view.unsandboxedRetry) {
       lines.push(`${bold('The command failed inside the sandbox', options.color)}: ${view.unsandboxedRetry.denial}`);
       lines.push(`Run it again WITHOUT the sandbox (it can then change anything you can) in ${view.cwd}?`);
+    } else if (view.sandboxed === false) {
+      lines.push(`Run this command WITHOUT the sandbox (it can change anything you can) in ${view.cwd}?`);
     } else {
       lines.push(`Run this command in ${view.cwd}?`);
     }
@@ -119,12 +124,3 @@ export function parseApprovalChoice(answer: string): ApprovalChoice | undefined 
 /** Asked after "no": the person's instructions for the agent (an empty line sends a plain no). */
 export const FEEDBACK_QUESTION = 'what should the agent do instead? (empty: just decline) ';
 
-/**
- * What the model is told when a person declined and said what to do instead: their words,
- * marked as theirs, so the model follows them rather than retrying the refused action.
- */
-export function declinedWithFeedback(what: string, feedback: string): string {
-  const text = feedback.trim();
-  if (text === '') return `The user declined ${what}.`;
-  return `The user declined ${what} and said what to do instead:\n${text}`;
-}

@@ -1,10 +1,10 @@
 // The pieces an approval prompt is built from: shell quoting a person can paste, diffs, the
-// question for an unsandboxed retry, the choices, and what the model is told after a "no".
+// question for an unsandboxed run or retry, and the choices. What the model is told after a "no"
+// with feedback is the engine's: test/core/approval-feedback.test.ts.
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  declinedWithFeedback,
   describeApproval,
   parseApprovalChoice,
   renderDiff,
@@ -46,6 +46,12 @@ describe('describeApproval', () => {
     );
   });
 
+  test('a command that would run outside the sandbox says so', () => {
+    expect(describeApproval({ kind: 'exec', command: ['make', 'install'], cwd: '/srv/app', sandboxed: false }, { color: false })).toBe(
+      ['Run this command WITHOUT the sandbox (it can change anything you can) in /srv/app?', '  $ make install'].join('\n'),
+    );
+  });
+
   test('a file change shows each file with its diff, bounded', () => {
     const diff = ['@@ -1,2 +1,2 @@', ' keep', '-old', '+new', ...Array.from({ length: 50 }, (_, i) => `+line ${i}`)].join('\n');
     const text = describeApproval({ kind: 'file_change', changes: [{ path: 'src/a.ts', kind: 'update', diff }, { path: 'b.md', kind: 'add' }] }, { color: false, maxDiffLines: 5 });
@@ -60,12 +66,5 @@ describe('describeApproval', () => {
 describe('answers', () => {
   test('n is "no, and tell the agent what to do instead"', () => {
     expect(['y', 'A', ' n ', 'stop', 'maybe'].map(parseApprovalChoice)).toEqual(['approve', 'approve_for_session', 'deny_with_feedback', 'abort', undefined]);
-  });
-
-  test("the person's words go back to the model as theirs", () => {
-    expect(declinedWithFeedback('running `rm -rf build`', 'keep build/, delete only build/tmp')).toBe(
-      'The user declined running `rm -rf build` and said what to do instead:\nkeep build/, delete only build/tmp',
-    );
-    expect(declinedWithFeedback('this change', '  ')).toBe('The user declined this change.');
   });
 });

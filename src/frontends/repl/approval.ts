@@ -1,51 +1,65 @@
-// Asks the user about an approval request on the terminal and turns the answer into a decision.
-import type { ApprovalDecision, ApprovalRequest } from '../../protocol/index.js';
+// Asks the person at the REPL about an approval request and turns the answer into the engine's
+// decision. What is shown and the choices come from approval-format.ts: a command shell-quoted with
+// its directory (and, when it would run outside the sandbox or rerun there after the sandbox
+// blocked it, that said first), a change set with each file's diff. "No, and tell the agent what
+// to do instead" asks for the person's words, which go to the model with the refusal.
+import { isAbsolute, relative } from 'node:path';
+import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/index.js';
+import { APPROVAL_CHOICES, FEEDBACK_QUESTION, describeApproval, parseApprovalChoice, type ApprovalView } from '../approval-format.js';
 
-export const APPROVAL_QUESTION = 'approve? [y]es / [a]lways for this session / [n]o / [s]top ';
+export const APPROVAL_QUESTION = 'y/a/n/s? ';
 
-/** What the person is asked about: the command as it would be typed, or the change with its diff. */
-export function describeApproval(request: ApprovalRequest): string {
-  const why = request.reason ? ` (${request.reason})` : '';
+/** The request as approval-format shows it; paths under `cwd` are shown relative to it. */
+export function approvalView(request: ApprovalRequest, cwd: string): ApprovalView {
   if (request.kind === 'exec') {
-    const where = request.sandboxed ? ' in the sandbox' : ' WITHOUT the sandbox';
-    const retry = request.retry_without_sandbox ? ', after the sandbox blocked it' : '';
-    return `the agent wants to run \`${request.command_text}\` in ${request.cwd}${where}${retry}${why}`;
+    return {
+      kind: 'exec',
+      command: request.command,
+      cwd: request.cwd,
+      // The retry question names what the sandbox blocked; the policy's generic reason adds nothing.
+      ...(request.reason && !request.retry_without_sandbox ? { reason: request.reason } : {}),
+      sandboxed: request.sandboxed,
+      ...(request.retry_without_sandbox ? { unsandboxedRetry: { denial: request.sandbox_denial ?? request.reason ?? 'the sandbox blocked it' } } : {}),
+    };
   }
-  const diffs = request.changes.map((change) => change.diff.trimEnd()).filter((diff) => diff !== '');
-  return `the agent wants to change ${request.paths.join(', ')}${why}${diffs.length > 0 ? `\n${diffs.join('\n')}` : ''}`;
+  const shown = (path: string) => {
+    const rel = relative(cwd, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  };
+  return {
+    kind: 'file_change',
+    changes: request.changes.map((change) => ({
+      path: change.move_to ? `${shown(change.path)} → ${shown(change.move_to)}` : shown(change.path),
+      kind: change.kind,
+      ...(change.diff ? { diff: change.diff } : {}),
+    })),
+    ...(request.reason ? { reason: request.reason } : {}),
+  };
 }
 
-/** undefined when the answer is not understood (ask again). */
-export function parseApprovalAnswer(answer: string): ApprovalDecision | undefined {
-  switch (answer.trim().toLowerCase()) {
-    case 'y':
-    case 'yes':
-      return 'approve';
-    case 'a':
-    case 'always':
-      return 'approve_for_session';
-    case 'n':
-    case 'no':
-      return 'deny';
-    case 's':
-    case 'stop':
-      return 'abort';
-    default:
-      return undefined;
-  }
+export interface ApprovalIo {
+  write: (text: string) => void;
+  /** undefined at end of input. */
+  readLine: (prompt: string) => Promise<string | undefined>;
+  /** The thread's directory, for showing paths. */
+  cwd: string;
+  color: boolean;
 }
 
 /** Asks until the answer is understood; end of input stops the turn. */
-export async function askApproval(
-  request: ApprovalRequest,
-  io: { write: (text: string) => void; readLine: (prompt: string) => Promise<string | undefined> },
-): Promise<ApprovalDecision> {
-  io.write(`${describeApproval(request)}\n`);
+export async function askApproval(request: ApprovalRequest, io: ApprovalIo): Promise<ApprovalAnswer> {
+  io.write(`${describeApproval(approvalView(request, io.cwd), { color: io.color })}\n${APPROVAL_CHOICES}\n`);
   for (;;) {
     const answer = await io.readLine(APPROVAL_QUESTION);
-    if (answer === undefined) return 'abort';
-    const decision = parseApprovalAnswer(answer);
-    if (decision) return decision;
-    io.write('please answer y, a, n or s\n');
+    if (answer === undefined) return { decision: 'abort' };
+    const choice = parseApprovalChoice(answer);
+    if (choice === undefined) {
+      io.write('please answer y, a, n or s\n');
+      continue;
+    }
+    if (choice !== 'deny_with_feedback') return { decision: choice };
+    // An empty line (or the end of input) is a plain no.
+    const feedback = (await io.readLine(FEEDBACK_QUESTION))?.trim() ?? '';
+    return feedback === '' ? { decision: 'deny' } : { decision: 'deny', feedback };
   }
 }

@@ -179,9 +179,9 @@ async function readEvalLoop(thread: ThreadHandle, io: ReplIo, color: boolean, te
         if (!terminal) out(`${prompt.trimEnd()}\n`);
         return reader.next(terminal ? prompt : '');
       };
-      const decision = await askApproval(request, { write: out, readLine });
+      const answer = await askApproval(request, { write: out, readLine, cwd: thread.settings.cwd, color });
       try {
-        thread.answerApproval(request.id, decision);
+        thread.answerApproval(request.id, answer.decision, answer.feedback ? { feedback: answer.feedback } : {});
       } catch {
         // The turn ended (interrupted) before the answer came; nothing is waiting for it.
       }
@@ -196,8 +196,17 @@ async function readEvalLoop(thread: ThreadHandle, io: ReplIo, color: boolean, te
       const text = line.trim();
       if (text === '') continue;
       if (text === '/exit' || text === '/quit') break;
+      let turn;
+      try {
+        turn = text === '/compact' ? thread.compact() : thread.startTurn({ text });
+      } catch (error) {
+        // Refused before it began (an input over the length limit): nothing was sent.
+        out(`rig: ${error instanceof Error ? error.message : String(error)}\n`);
+        exitCode = 1;
+        continue;
+      }
       turnRunning = true;
-      const result = await (text === '/compact' ? thread.compact() : thread.startTurn({ text })).done;
+      const result = await turn.done;
       turnRunning = false;
       if (result.status === 'failed') {
         out(`rig: turn failed: ${result.error ?? 'unknown error'}\n`);

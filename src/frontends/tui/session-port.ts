@@ -4,7 +4,7 @@
 // leave them out. Everything else the TUI does (rendering, the composer, queues, the pager) is
 // its own business.
 import type {
-  ApprovalDecision,
+  ApprovalAnswer,
   ExecApprovalRequest,
   FileChangeApprovalRequest,
   FileChangeEntry,
@@ -76,12 +76,8 @@ export interface SteerDeliveredEvent {
 
 export type SessionEvent = SessionThreadEvent | SessionInfoEvent | SteerDeliveredEvent;
 
-/** The four answers to an approval; a denial may carry text for the model. */
-export interface ApprovalAnswer {
-  decision: ApprovalDecision;
-  /** With 'deny': what the model should do instead (not in protocol/ yet). */
-  feedback?: string;
-}
+/** The four answers to an approval; a denial may carry text for the model (the engine's ThreadHandle.answerApproval takes it). */
+export type { ApprovalAnswer } from '../../protocol/index.js';
 
 export interface SlashCommandSpec {
   /** Without the slash. */

@@ -184,15 +184,17 @@ describe('approvals and interrupts', () => {
     const run = await runRig(['resume', '--last', '-s', 'workspace-write', '-a', 'untrusted'], {
       cwd: repo,
       home,
-      input: 'make two files\nmaybe\ny\nn\n',
+      // The empty line after "n" is the answer to "what should the agent do instead?": a plain no.
+      input: 'make two files\nmaybe\ny\nn\n\n',
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('the agent wants to run');
     expect(run.stdout).toContain('touch approved.txt');
-    // The question says where and how it would run: the quoted command, its directory, the sandbox.
-    expect(run.stdout).toMatch(/the agent wants to run `\S+ -\w+ 'touch approved\.txt'` in \S+ in the sandbox/);
+    // The question says where it would run and the command as it would be typed, quoted.
+    expect(run.stdout).toMatch(new RegExp(`Run this command in ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?\n  \\$ \\S+ -\\w+ 'touch approved\\.txt'\n`));
+    expect(run.stdout).toContain('[n] no, and tell the agent what to do instead');
     expect(run.stdout).toContain('please answer y, a, n or s');
-    expect(run.stdout.match(/approve\? \[y\]es/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(run.stdout.match(/y\/a\/n\/s\?/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(run.stdout).toContain('what should the agent do instead?');
     expect(existsSync(join(repo, 'approved.txt'))).toBe(true);
     expect(existsSync(join(repo, 'declined.txt'))).toBe(false);
     expect(run.stdout).toContain('tried both');

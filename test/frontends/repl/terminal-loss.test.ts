@@ -2,7 +2,7 @@
 // the turn and kills bwrap, bash and sleep; closing the terminal (SIGHUP to rig as session leader, or
 // only EIO when someone else leads the session) is an interrupt too, after which rig exits 129 with
 // its rollout intact instead of aborting in Node's terminal reset.
-import { spawn as spawnPty, type IPty } from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
@@ -10,6 +10,7 @@ import { parseRollout, scanRolloutFiles } from '../../../src/store/index.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { RIG_BIN, jsonLines, removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
+import { openTerminal as openTerminalIn, type Terminal } from './pty.js';
 
 let mock: MockProvider;
 let home: string;
@@ -36,44 +37,8 @@ beforeEach(() => {
   expect(mock.remaining()).toBe(0);
 });
 
-interface Terminal {
-  term: IPty;
-  screen(): string;
-  waitFor(text: string, timeoutMs?: number): Promise<void>;
-  exited: Promise<{ exitCode: number; signal?: number }>;
-}
-
 function openTerminal(file: string, args: string[]): Terminal {
-  const term = spawnPty(file, args, {
-    cwd: repo,
-    cols: 120,
-    rows: 40,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-mock', TERM: 'xterm', NO_COLOR: '1' },
-  });
-  let output = '';
-  const listeners = new Set<() => void>();
-  term.onData((data) => {
-    output += data;
-    for (const listener of [...listeners]) listener();
-  });
-  const exited = new Promise<{ exitCode: number; signal?: number }>((resolve) => term.onExit(resolve));
-  return {
-    term,
-    screen: () => output,
-    exited,
-    waitFor: (text, timeoutMs = 15_000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (!output.includes(text)) return;
-          listeners.delete(check);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => reject(new Error(`the terminal never showed ${JSON.stringify(text)}; it shows:\n${output}`)), timeoutMs);
-        listeners.add(check);
-        check();
-      }),
-  };
+  return openTerminalIn(file, args, { cwd: repo, home });
 }
 
 /** Resume the thread on a terminal and start a turn whose command sleeps; resolves once it runs. */
