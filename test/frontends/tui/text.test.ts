@@ -41,6 +41,14 @@ describe('wrap', () => {
     );
   });
 
+  it('live mode cuts leading indentation wider than the line to the width', () => {
+    // The counterexample fast-check found: eight spaces (a tab expanded) on a six-cell line.
+    const lines = wrap([{ text: '        ' }], { width: 6, mode: 'live', first: [{ text: '• ' }], rest: [{ text: '  ' }] });
+    expect(lines.map(lineWidth)).toEqual([6]);
+    const indented = wrap([{ text: '          word' }], { width: 8, mode: 'live' });
+    expect(indented.map((line) => line.map((part) => part.text).join(''))).toEqual(['        ', 'word']);
+  });
+
   it('history mode keeps a token longer than the line whole (the terminal wraps it softly)', () => {
     const url = 'https://example.com/a/long/path/that/does/not/fit';
     const lines = wrap([{ text: `see ${url} now` }], { width: 20, mode: 'history' }).map((line) => line.map((part) => part.text).join(''));

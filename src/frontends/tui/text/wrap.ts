@@ -98,10 +98,12 @@ export function wrap(line: Line, options: WrapOptions): Line[] {
     if (token.space) {
       if (hasWord) pendingSpace = token;
       else {
-        // Indentation at the start of the text is kept (code, nested lists).
+        // Indentation at the start of the text is kept (code, nested lists); in live mode only as
+        // much of it as fits, since every line must fit the width.
         if (out.length === 0) {
-          current.push(...token.parts);
-          currentWidth += token.width;
+          const [kept, , used] = options.mode === 'live' ? splitParts(token.parts, Math.max(0, width - currentWidth), false) : [token.parts, [], token.width];
+          current.push(...kept);
+          currentWidth += used;
         }
       }
       continue;
