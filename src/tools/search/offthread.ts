@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FallbackRequest, FallbackResult } from './fallback-request.js';
-import { DEFAULT_SEARCH_TIMEOUT_MS, SearchError, type SearchFailure, type SearchOptions } from './types.js';
+import { DEFAULT_SEARCH_TIMEOUT_MS, SearchError, type SearchFailure, type SearchOptions, timeoutError } from './types.js';
 
 function workerScript(): string | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
@@ -35,7 +35,7 @@ export async function runOffThread(request: FallbackRequest, options: SearchOpti
     };
     const timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
     const timer = setTimeout(
-      () => finish(() => reject(new SearchError('timeout', `Search timed out after ${Math.round(timeoutMs / 1000)} s`))),
+      () => finish(() => reject(timeoutError(timeoutMs))),
       timeoutMs,
     );
     const onAbort = (): void => finish(() => reject(new SearchError('aborted', 'Search interrupted')));
@@ -63,7 +63,7 @@ async function inProcess(request: FallbackRequest, options: SearchOptions): Prom
   try {
     return await runFallback(request, stop.signal);
   } catch (error) {
-    if (timedOut) throw new SearchError('timeout', `Search timed out after ${Math.round(timeoutMs / 1000)} s`);
+    if (timedOut) throw timeoutError(timeoutMs);
     throw error;
   } finally {
     clearTimeout(timer);

@@ -17,6 +17,7 @@ import {
   SKIPPED_DIR_NAMES,
   SearchError,
   type SearchOptions,
+  timeoutError,
 } from './types.js';
 
 /** rg's file filtering shared by listing and content search. */
@@ -91,7 +92,7 @@ function runRipgrep(
       child.kill('SIGKILL');
     };
     const timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
-    const timer = setTimeout(() => stop(new SearchError('timeout', `Search timed out after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    const timer = setTimeout(() => stop(timeoutError(timeoutMs)), timeoutMs);
     const onAbort = (): void => stop(new SearchError('aborted', 'Search interrupted'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     let pending = '';

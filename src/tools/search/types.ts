@@ -82,3 +82,8 @@ export interface SearchOptions {
 
 /** Long enough for a cold cache on a large monorepo, short enough that a runaway search ends. */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 20_000;
+
+export function timeoutError(timeoutMs: number): SearchError {
+  const shown = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+  return new SearchError('timeout', `Search timed out after ${shown}`);
+}
