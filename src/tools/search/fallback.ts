@@ -167,7 +167,11 @@ export async function fallbackGrep(query: GrepQuery, need: GrepNeed, override: O
     }
     searched++;
     if (bytes.includes(0)) return;
-    const hits = searchText(bytes.toString('utf8'), regex, query, need);
+    const content = bytes.toString('utf8');
+    // Most files do not match at all: one test of the whole text spares splitting it into lines.
+    regex.lastIndex = 0;
+    if (!query.multiline && !regex.test(content)) return void (await slicer.maybeYield());
+    const hits = searchText(content, regex, query, need);
     if (hits) {
       files.push({ path, ...hits });
       lines += hits.lines.length;

@@ -7,7 +7,15 @@ import { Worker } from 'node:worker_threads';
 import type { FallbackRequest, FallbackResult } from './fallback-request.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, SearchError, type SearchFailure, type SearchOptions, timeoutError } from './types.js';
 
+let scriptOverride: string | undefined;
+
+/** Runs fallback searches in this compiled worker even from source (the bench measures the CLI's path). */
+export function useWorkerScript(path: string | undefined): void {
+  scriptOverride = path;
+}
+
 function workerScript(): string | undefined {
+  if (scriptOverride) return scriptOverride;
   if (!import.meta.url.endsWith('.js')) return undefined;
   const path = fileURLToPath(new URL('./search-worker.js', import.meta.url));
   return existsSync(path) ? path : undefined;

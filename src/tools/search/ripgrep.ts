@@ -3,7 +3,7 @@
 // only as `--opt=value` words and the path after `--`. The process is killed on abort, timeout or
 // when the result cap is reached. Output is parsed chunk by chunk, so the event loop stays free.
 import { spawn } from 'node:child_process';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { statSync } from 'node:fs';
 import {
   DEFAULT_SEARCH_TIMEOUT_MS,
@@ -138,8 +138,9 @@ function placement(root: string): { cwd: string; target: string; prefix: string 
 }
 
 function absolute(prefix: string, rel: string): string {
+  // rg prints normalised paths: plain concatenation is enough (path.join costs ~1 µs a path).
   const clean = rel.startsWith('./') ? rel.slice(2) : rel;
-  return prefix === '/' ? `/${clean}` : join(prefix, clean);
+  return prefix === '/' ? `/${clean}` : `${prefix}/${clean}`;
 }
 
 function failed(rg: string, result: RunResult): SearchError | undefined {
