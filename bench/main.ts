@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, classify, sessions, sandbox, mcp, tui, eval), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, eval), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
 import { benchClassify } from './classify.js';
 import { benchPatch } from './patch.js';
+import { benchSearch } from './search.js';
 import { readPrevious, renderTable, saveResults, verdict, type Metric } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
@@ -22,7 +23,7 @@ import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -131,6 +132,10 @@ async function main(): Promise<number> {
     if (options.only.has('patch')) {
       log('patch: 100 hunks on a 20,000-line file...');
       metrics.push(...(await benchPatch(Math.max(options.runs, 15))));
+    }
+    if (options.only.has('search')) {
+      log('search: grep and glob on a generated 6,500-file / 90 MB tree, rig vs rg, event-loop stalls...');
+      metrics.push(...(await benchSearch(options.runs, repoRoot)));
     }
     if (options.only.has('classify')) {
       log('classify: dangerous/known-safe verdict per command, with and without tree-sitter...');
