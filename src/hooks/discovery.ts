@@ -97,9 +97,8 @@ function jsonLayer(file: string, scope: HookScope, out: Layer[], warnings: strin
     data = JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
-    throw new ConfigError(`${file}${line ? `:${line}` : ''}: not valid JSON (${message}); hooks.json holds {"hooks": {"PreToolUse": [...]}}`);
+    const line = text.slice(0, jsonErrorOffset(text)).split('\n').length;
+    throw new ConfigError(`${file}:${line}: not valid JSON (${message}); hooks.json holds {"hooks": {"PreToolUse": [...]}}`);
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new ConfigError(`${file}:1: hooks.json must be a JSON object like {"hooks": {"PreToolUse": [...]}}`);
@@ -113,6 +112,29 @@ function jsonLayer(file: string, scope: HookScope, out: Layer[], warnings: strin
     return line === undefined ? file : `${file}:${line}`;
   };
   out.push({ file, scope, events: (data as Record<string, unknown>)['hooks'], locate });
+}
+
+/**
+ * Where a JSON text stops being valid: the longest prefix whose parse only runs out of input (Node
+ * 20's messages do not always give a position).
+ */
+function jsonErrorOffset(text: string): number {
+  const truncatedOnly = (n: number) => {
+    try {
+      JSON.parse(text.slice(0, n));
+      return true;
+    } catch (error) {
+      return /end of JSON input|Unterminated/i.test((error as Error).message);
+    }
+  };
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (truncatedOnly(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 interface Layer {

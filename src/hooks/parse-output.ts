@@ -106,6 +106,10 @@ function exitTwo(event: HookEventName, run: CommandRunResult, result: HandlerRes
   result.entries.push({ kind: 'feedback', text: reason });
   switch (event) {
     case 'PreToolUse':
+      result.status = 'blocked';
+      result.block = reason;
+      result.permissionDecision = 'deny';
+      break;
     case 'UserPromptSubmit':
       result.status = 'blocked';
       result.block = reason;
