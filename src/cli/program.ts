@@ -18,6 +18,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerHarness } from './commands/harness.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerTuiDemo } from './commands/tui-demo.js';
+import { registerSkills } from './commands/skills.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -122,6 +123,7 @@ export function buildProgram(): Command {
     });
   registerHarness(program);
   registerMcp(program);
+  registerSkills(program);
 
   return program;
 }
