@@ -20,6 +20,8 @@ export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 const MAX_WATCHED_CHANGES = 4096;
 /** A barrier not seen within this long means the watches cannot be trusted: scan instead. */
 const BARRIER_TIMEOUT_MS = 5_000;
+/** The baseline pack is compacted only past this size, and once three quarters of it are stale. */
+const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   kind: 'file' | 'symlink' | 'unknown';
@@ -115,6 +117,7 @@ export class WorkspaceTracker {
     } else {
       this.rescanAll(undefined);
     }
+    this.compactIfWasteful();
     const window: CommandWindow = { id: ++this.windowCount, paths: new Set(), overflow: false, createdDirs: [] };
     this.windows.add(window);
     return window;
@@ -148,6 +151,24 @@ export class WorkspaceTracker {
   }
 
   // ---- baseline ----
+
+  /**
+   * The baseline pack only grows (a file rewritten a hundred times is in it a hundred times): once
+   * most of it is stale, the live contents move to a fresh pack and the old one is deleted.
+   */
+  private compactIfWasteful(): void {
+    let live = 0;
+    for (const e of this.baseline.values()) live += e.blob?.length ?? 0;
+    if (this.pack.bytes < COMPACT_MIN_BYTES || this.pack.bytes < 3 * live) return;
+    const old = this.pack;
+    old.close();
+    const fresh = new PackWriter(this.baselineDir, `base-${process.pid}-${Date.now()}-${++this.windowCount}.pack`);
+    for (const entry of this.baseline.values()) {
+      if (entry.blob) entry.blob = fresh.append(readBlob(this.baselineDir, entry.blob), false);
+    }
+    this.pack = fresh;
+    fs.rmSync(old.file, { force: true });
+  }
 
   private entryFor(file: string, st: fs.BigIntStats): Entry {
     const sig = sigOf(st);

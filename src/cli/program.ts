@@ -19,6 +19,7 @@ import { registerHarness } from './commands/harness.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerTuiDemo } from './commands/tui-demo.js';
 import { registerSkills } from './commands/skills.js';
+import { registerHooks } from './commands/hooks.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -124,6 +125,7 @@ export function buildProgram(): Command {
   registerHarness(program);
   registerMcp(program);
   registerSkills(program);
+  registerHooks(program);
 
   return program;
 }
