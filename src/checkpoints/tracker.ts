@@ -42,6 +42,8 @@ export interface TrackerOptions {
   mode?: 'auto' | 'watch' | 'scan';
   /** Files larger than this are not kept; a change to one is reported as not restorable. */
   maxFileBytes?: number;
+  /** Size past which a mostly stale baseline pack is compacted (default 64 MiB). */
+  compactMinBytes?: number;
 }
 
 export interface CommandWindow {
@@ -65,6 +67,7 @@ export class WorkspaceTracker {
   readonly roots: string[];
   private readonly ignore: IgnoreRules;
   private readonly maxFileBytes: number;
+  private readonly compactMinBytes: number;
   private readonly baseline = new Map<string, Entry>();
   private readonly dirs = new Set<string>();
   private readonly watchers = new Map<string, fs.FSWatcher>();
@@ -86,6 +89,7 @@ export class WorkspaceTracker {
     this.ignore = options.ignore ?? ignoreRules();
     this.ignore = { dirNames: this.ignore.dirNames, paths: [...this.ignore.paths, path.resolve(options.dir)] };
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.compactMinBytes = options.compactMinBytes ?? COMPACT_MIN_BYTES;
     this.pack = new PackWriter(this.baselineDir, `base-${process.pid}-${Date.now()}.pack`);
   }
 
@@ -101,6 +105,11 @@ export class WorkspaceTracker {
   /** 'watch' or 'scan': how commands are observed. */
   get mode(): 'watch' | 'scan' {
     return this.watching ? 'watch' : 'scan';
+  }
+
+  /** Bytes in the baseline pack (live and stale). */
+  get baselineBytes(): number {
+    return this.pack.bytes;
   }
 
   get fileCount(): number {
@@ -159,7 +168,7 @@ export class WorkspaceTracker {
   private compactIfWasteful(): void {
     let live = 0;
     for (const e of this.baseline.values()) live += e.blob?.length ?? 0;
-    if (this.pack.bytes < COMPACT_MIN_BYTES || this.pack.bytes < 3 * live) return;
+    if (this.pack.bytes < this.compactMinBytes || this.pack.bytes < 3 * live) return;
     const old = this.pack;
     old.close();
     const fresh = new PackWriter(this.baselineDir, `base-${process.pid}-${Date.now()}-${++this.windowCount}.pack`);

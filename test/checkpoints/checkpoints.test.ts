@@ -221,3 +221,23 @@ describe('undo', () => {
     expect(readFileSync(join(ws, 'small.txt'), 'utf8')).toBe('s');
   });
 });
+
+test('the baseline pack is compacted once mostly stale, and still gives the right old content', async () => {
+  const { ws, store } = workspace({ 'log.txt': 'v0', 'other.txt': 'o'.repeat(100) });
+  const t = await WorkspaceTracker.open({ roots: [ws], dir: store, mode: 'watch', compactMinBytes: 1000 });
+  cleanup.push(() => t.close());
+  let last: FileChange[] = [];
+  for (let i = 1; i <= 30; i++) {
+    writeFileSync(join(ws, 'log.txt'), `v${i}`.repeat(20)); // between commands: baseline refresh
+    const w = await t.beginCommand();
+    sh(ws, `printf 'cmd${i}' > log.txt`);
+    last = (await t.endCommand(w)).changes;
+  }
+  expect(t.baselineBytes).toBeLessThan(1000 + 200);
+  expect(last).toHaveLength(1);
+  expect(last[0]!.before.kind === 'file' && last[0]!.before.data.toString()).toBe('v30'.repeat(20));
+  const w = await t.beginCommand();
+  sh(ws, 'printf changed > other.txt');
+  const other = (await t.endCommand(w)).changes[0]!;
+  expect(other.before.kind === 'file' && other.before.data.toString()).toBe('o'.repeat(100));
+});
