@@ -121,9 +121,14 @@ export class WorkspaceTracker {
     this.assertOpen();
     if (this.watching && !(await this.barrier())) this.stopWatching();
     if (this.watching) {
-      for (const p of this.pending) this.refresh(p);
-      this.pending.clear();
-    } else {
+      // Paths an open window (a command still running) touched are that command's to report.
+      const claimed = (p: string) => [...this.windows].some((w) => w.paths.has(p));
+      for (const p of [...this.pending]) {
+        if (claimed(p)) continue;
+        this.refresh(p);
+        this.pending.delete(p);
+      }
+    } else if (this.windows.size === 0) {
       this.rescanAll(undefined);
     }
     this.compactIfWasteful();

@@ -241,3 +241,17 @@ test('the baseline pack is compacted once mostly stale, and still gives the righ
   const other = (await t.endCommand(w)).changes[0]!;
   expect(other.before.kind === 'file' && other.before.data.toString()).toBe('o'.repeat(100));
 });
+
+test('overlapping commands: a write of the first is not lost when a second one starts', async () => {
+  const { ws, store } = workspace({ 'a.txt': 'a0', 'b.txt': 'b0' });
+  const t = await tracker(ws, store, 'watch');
+  const first = await t.beginCommand();
+  sh(ws, 'printf a1 > a.txt');
+  const second = await t.beginCommand();
+  sh(ws, 'printf b1 > b.txt');
+  const fromSecond = await t.endCommand(second);
+  const fromFirst = await t.endCommand(first);
+  expect([...fromFirst.changes, ...fromSecond.changes].map((c) => c.path).sort()).toEqual([join(ws, 'a.txt'), join(ws, 'b.txt')]);
+  const a = [...fromFirst.changes, ...fromSecond.changes].find((c) => c.path.endsWith('a.txt'))!;
+  expect(a.before.kind === 'file' && a.before.data.toString()).toBe('a0');
+});
