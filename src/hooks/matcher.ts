@@ -1,7 +1,8 @@
 // Matcher semantics shared by Codex and Claude Code: missing, "" or "*" match everything; a string
 // of only letters, digits, "_" and "|" is a list of exact names; anything else is a regular
 // expression searched (not anchored) in the input. A handler runs once per call even when several
-// alias names of the tool match it.
+// alias names of the tool match it. Codex compiles matchers with Rust's regex crate, whose inline
+// `(?i)` prefix JavaScript lacks: it is read as the `i` flag.
 
 const EXACT = /^[A-Za-z0-9_|]+$/;
 
@@ -10,10 +11,14 @@ export function isMatchAll(matcher: string | undefined): boolean {
 }
 
 /** Why `matcher` cannot be used, or undefined when it is fine. */
+function compile(matcher: string): RegExp {
+  return matcher.startsWith('(?i)') ? new RegExp(matcher.slice(4), 'i') : new RegExp(matcher);
+}
+
 export function matcherProblem(matcher: string): string | undefined {
   if (isMatchAll(matcher) || EXACT.test(matcher)) return undefined;
   try {
-    new RegExp(matcher);
+    compile(matcher);
     return undefined;
   } catch (error) {
     return `not a valid regular expression (${(error as Error).message})`;
@@ -26,7 +31,7 @@ function regexFor(matcher: string): RegExp | null {
   let re = compiled.get(matcher);
   if (re === undefined) {
     try {
-      re = new RegExp(matcher);
+      re = compile(matcher);
     } catch {
       re = null;
     }

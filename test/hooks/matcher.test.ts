@@ -23,6 +23,9 @@ describe('matchers', () => {
     expect(matcherMatches('mcp__.*__write.*', ['mcp__filesystem__write_file'])).toBe(true);
     expect(matcherMatches('mcp__.*__write.*', ['mcp__filesystem__read_file'])).toBe(false);
     expect(matcherProblem('[')).toMatch(/not a valid regular expression/);
+    // Rust's inline case-insensitive flag, which Codex configs may use.
+    expect(matcherMatches('(?i)^bash$', ['Bash'])).toBe(true);
+    expect(matcherProblem('(?i)^bash$')).toBeUndefined();
     expect(matcherProblem('Edit|Write')).toBeUndefined();
   });
 });
