@@ -4,6 +4,8 @@ export { CheckpointStore, TurnRecorder, checkpointDirForRollout, DEFAULT_MAX_STO
 export { WorkspaceTracker, DEFAULT_MAX_FILE_BYTES, sameContent } from './tracker.js';
 export type { CommandChanges, CommandWindow, TrackerOptions } from './tracker.js';
 export { applyRestore, planUndo } from './restore.js';
+export { DEFAULT_MAX_TOTAL_CHECKPOINT_BYTES, pruneCheckpointStores } from './prune.js';
+export type { PruneReport } from './prune.js';
 export type { UndoSelection } from './restore.js';
 export { DEFAULT_IGNORED_DIRS, ignoreRules } from './ignore.js';
 export type { IgnoreRules } from './ignore.js';

@@ -145,13 +145,19 @@ export class CheckpointStore {
     const pruned: number[] = [];
     for (const turn of this.turns) {
       if (this.bytes <= maxBytes || turn === this.turns[this.turns.length - 1]) break;
-      if (turn.pruned) continue;
-      fs.rmSync(path.join(this.packsDir, `turn-${turn.seq}.pack`), { force: true });
-      turn.pruned = true;
-      this.append({ type: 'pruned', seq: turn.seq, at: new Date().toISOString() });
-      pruned.push(turn.seq);
+      if (this.pruneTurn(turn.seq)) pruned.push(turn.seq);
     }
     return pruned;
+  }
+
+  /** Drops one turn's contents (it stays listed, no longer undoable). False when already pruned. */
+  pruneTurn(seq: number): boolean {
+    const turn = this.turns.find((t) => t.seq === seq);
+    if (!turn || turn.pruned) return false;
+    fs.rmSync(path.join(this.packsDir, `turn-${turn.seq}.pack`), { force: true });
+    turn.pruned = true;
+    this.append({ type: 'pruned', seq: turn.seq, at: new Date().toISOString() });
+    return true;
   }
 }
 

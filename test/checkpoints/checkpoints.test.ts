@@ -255,3 +255,37 @@ test('overlapping commands: a write of the first is not lost when a second one s
   const a = [...fromFirst.changes, ...fromSecond.changes].find((c) => c.path.endsWith('a.txt'))!;
   expect(a.before.kind === 'file' && a.before.data.toString()).toBe('a0');
 });
+
+test('all threads together are kept under a size: the oldest turns go first, each thread keeps its last', async () => {
+  const { pruneCheckpointStores } = await import('../../src/checkpoints/index.js');
+  const sessions = tempDir('ckpt-sessions');
+  cleanup.push(() => removeDir(sessions));
+  const dirA = join(sessions, '2026', '12', '01', 'rollout-a.checkpoints');
+  const dirB = join(sessions, '2026', '12', '02', 'rollout-b.checkpoints');
+  const a = CheckpointStore.open(dirA);
+  const b = CheckpointStore.open(dirB);
+  const turn = (store: CheckpointStore, id: string) => {
+    // Turns are ordered across threads by their finish time (milliseconds): let the clock tick.
+    const now = Date.now();
+    while (Date.now() === now) {
+      /* at most a millisecond */
+    }
+    const t = store.beginTurn(id);
+    t.recordEdit({ path: join(sessions, id), before: undefined, after: 'x'.repeat(1000), mode: 0o644 });
+    return t.finish();
+  };
+  turn(a, 'a1');
+  turn(b, 'b1');
+  turn(a, 'a2');
+  turn(b, 'b2');
+  turn(a, 'a3');
+  const report = pruneCheckpointStores(sessions, 2500);
+  expect(report).toMatchObject({ stores: 2, bytesBefore: 5000, bytesAfter: 2000 });
+  expect(report.pruned).toEqual([
+    [dirA, 1],
+    [dirB, 1],
+    [dirA, 2],
+  ]);
+  expect(CheckpointStore.open(dirA).list().map((t) => Boolean(t.pruned))).toEqual([true, true, false]);
+  expect(CheckpointStore.open(dirB).list().map((t) => Boolean(t.pruned))).toEqual([true, false]);
+});

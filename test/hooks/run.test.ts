@@ -1,6 +1,6 @@
 // runHooks through real child processes: stdin, exit codes, JSON answers, concurrency, timeouts,
 // and how several handlers' answers combine.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runHooks, type HookStreamItem } from '../../src/hooks/index.js';
@@ -183,10 +183,15 @@ describe('several handlers', () => {
     expect(blocked).toMatchObject({ blocked: true, reason: 'first', permissionDecision: 'deny' });
     expect(blocked.updatedInput).toBeUndefined();
 
-    // The first configured handler finishes last (it waits for the second's marker).
+    // The first configured handler finishes last: it waits until the second one's run completed.
     const slow = script(d, 'slow.sh', `cat >/dev/null; i=0; while [ ! -e "${d}/fast-done" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; ${allow('slow')}`);
-    const fast = script(d, 'fast.sh', `cat >/dev/null; touch "${d}/fast-done"; ${allow('fast')}`);
-    const rewritten = await runHooks('PreToolUse', edit, context(d, [handler('PreToolUse', slow), handler('PreToolUse', fast)]));
+    const fast = script(d, 'fast.sh', `cat >/dev/null; ${allow('fast')}`);
+    const release = (item: HookStreamItem) => {
+      if (item.type === 'hook/completed' && item.run.displayOrder === fastHandler.displayOrder) writeFileSync(join(d, 'fast-done'), '');
+    };
+    const slowHandler = handler('PreToolUse', slow);
+    const fastHandler = handler('PreToolUse', fast);
+    const rewritten = await runHooks('PreToolUse', edit, context(d, [slowHandler, fastHandler], { onItem: release }));
     expect(rewritten.updatedInput).toEqual({ command: 'slow' });
     expect(existsSync(join(d, 'fast-done'))).toBe(true);
   });
