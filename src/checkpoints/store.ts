@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CheckpointFile, FileChange, FileContent, StoredState, TurnCheckpoint } from './model.js';
 import { PackWriter } from './packs.js';
-import { sameContent } from './tracker.js';
+import { sameContent } from './content.js';
 
 export const DEFAULT_MAX_STORE_BYTES = 512 * 1024 * 1024;
 

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { ignoreRules, isIgnored, underIgnoredDir, type IgnoreRules } from './ignore.js';
 import type { BlobRef, FileChange, FileContent } from './model.js';
 import { PackWriter, readBlob } from './packs.js';
+import { dedupe, sameContent, sigOf } from './content.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 /** Past this many touched paths in one command, a scan is cheaper (and inotify may overflow). */
@@ -57,10 +58,6 @@ export interface CommandChanges {
   changes: FileChange[];
   /** Folders the command created. */
   createdDirs: string[];
-}
-
-function sigOf(st: fs.BigIntStats): string {
-  return `${st.size}:${st.mtimeNs}:${st.ino}:${st.mode}`;
 }
 
 export class WorkspaceTracker {
@@ -406,20 +403,4 @@ export class WorkspaceTracker {
   private assertOpen(): void {
     if (this.closed) throw new Error('the workspace tracker is closed');
   }
-}
-
-export function sameContent(a: FileContent, b: FileContent): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === 'file' && b.kind === 'file') return a.mode === b.mode && a.data.equals(b.data);
-  if (a.kind === 'symlink' && b.kind === 'symlink') return a.target === b.target;
-  return a.kind === 'absent';
-}
-
-function dedupe(changes: FileChange[]): FileChange[] {
-  const byPath = new Map<string, FileChange>();
-  for (const c of changes) {
-    const prev = byPath.get(c.path);
-    byPath.set(c.path, prev ? { path: c.path, before: prev.before, after: c.after } : c);
-  }
-  return [...byPath.values()].filter((c) => !sameContent(c.before, c.after));
 }

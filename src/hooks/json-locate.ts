@@ -98,6 +98,8 @@ function jsonLines(text: string): Map<string, number> {
     }
     i++;
   }
+  // A few files per session: keep the last ones only.
+  if (textKeys.size >= 16) textKeys.clear();
   textKeys.set(text, out);
   return out;
 }
