@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, eval), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, eval, checkpoints), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
+import { benchCheckpoints } from './checkpoints.js';
 import { benchClassify } from './classify.js';
 import { benchPatch } from './patch.js';
 import { benchSearch } from './search.js';
@@ -23,7 +24,7 @@ import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval', 'checkpoints'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -152,6 +153,10 @@ async function main(): Promise<number> {
     if (options.only.has('tui')) {
       log('tui: first frame, keystroke -> screen with a 10k-item transcript, bytes per key, idle CPU, typing during a fast stream...');
       metrics.push(...(await benchTui(env, options.runs)));
+    }
+    if (options.only.has('checkpoints')) {
+      log('checkpoints: cost per turn touching 5 files of a 10,000-file repository...');
+      metrics.push(...(await benchCheckpoints(Math.max(options.runs, 15))));
     }
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');

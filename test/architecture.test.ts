@@ -12,16 +12,21 @@ const ALLOWED: Record<string, string[]> = {
   patch: ['protocol'],
   exec: ['protocol'],
   policy: ['protocol', 'config'],
-  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'mcp'],
+  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'mcp', 'hooks', 'skills', 'checkpoints', 'web'],
   context: ['protocol', 'config', 'model'],
   store: ['protocol'],
   // The MCP client: connections, naming, approvals decisions, results (DESIGN.md: MCP on the SDK).
   mcp: ['protocol', 'config'],
-  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'mcp'],
-  frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'mcp'],
+  // Engine-independent extension rooms (issue 15): the engine calls them; they call no engine room.
+  hooks: ['protocol', 'config', 'exec'],
+  skills: ['protocol', 'config'],
+  checkpoints: ['protocol', 'config', 'exec'],
+  web: ['protocol', 'config'],
+  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'mcp', 'hooks', 'skills', 'checkpoints', 'web'],
+  frontends: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'mcp', 'hooks', 'skills', 'checkpoints', 'web'],
   // A front end too: runs agents (phase 1: `rig exec` children) and reads their rollouts.
   eval: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core'],
-  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp', 'eval'],
+  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp', 'eval', 'hooks', 'skills', 'checkpoints', 'web'],
 };
 
 function sourceFiles(dir: string): string[] {
