@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, classify, sessions, sandbox, mcp, tui, eval), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, eval, checkpoints), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -12,8 +12,10 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
+import { benchCheckpoints } from './checkpoints.js';
 import { benchClassify } from './classify.js';
 import { benchPatch } from './patch.js';
+import { benchSearch } from './search.js';
 import { readPrevious, renderTable, saveResults, verdict, type Metric } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
@@ -22,7 +24,7 @@ import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval', 'checkpoints'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -132,6 +134,10 @@ async function main(): Promise<number> {
       log('patch: 100 hunks on a 20,000-line file...');
       metrics.push(...(await benchPatch(Math.max(options.runs, 15))));
     }
+    if (options.only.has('search')) {
+      log('search: grep and glob on a generated 6,500-file / 90 MB tree, rig vs rg, event-loop stalls...');
+      metrics.push(...(await benchSearch(options.runs, repoRoot)));
+    }
     if (options.only.has('classify')) {
       log('classify: dangerous/known-safe verdict per command, with and without tree-sitter...');
       metrics.push(...(await benchClassify()));
@@ -147,6 +153,10 @@ async function main(): Promise<number> {
     if (options.only.has('tui')) {
       log('tui: first frame, keystroke -> screen with a 10k-item transcript, bytes per key, idle CPU, typing during a fast stream...');
       metrics.push(...(await benchTui(env, options.runs)));
+    }
+    if (options.only.has('checkpoints')) {
+      log('checkpoints: cost per turn touching 5 files of a 10,000-file repository...');
+      metrics.push(...(await benchCheckpoints(Math.max(options.runs, 15))));
     }
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');

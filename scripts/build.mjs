@@ -27,7 +27,8 @@ const zodEnglishOnly = {
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
-  entryPoints: { rig: 'src/cli/main.ts' },
+  // The search worker is its own entry: the fallback search runs in a worker thread (src/tools/search/offthread.ts).
+  entryPoints: { rig: 'src/cli/main.ts', 'search-worker': 'src/tools/search/worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -12,17 +12,22 @@ const ALLOWED: Record<string, string[]> = {
   patch: ['protocol'],
   exec: ['protocol'],
   policy: ['protocol', 'config'],
-  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'mcp'],
+  tools: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'mcp', 'hooks', 'skills', 'checkpoints', 'web'],
   context: ['protocol', 'config', 'model'],
   store: ['protocol'],
   // The MCP client: connections, naming, approvals decisions, results (DESIGN.md: MCP on the SDK).
   mcp: ['protocol', 'config'],
-  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'mcp'],
+  // Engine-independent extension rooms (issue 15): the engine calls them; they call no engine room.
+  hooks: ['protocol', 'config', 'exec'],
+  skills: ['protocol', 'config'],
+  checkpoints: ['protocol', 'config', 'exec'],
+  web: ['protocol', 'config'],
+  core: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'mcp', 'hooks', 'skills', 'checkpoints', 'web'],
   // Front ends are adapters over the engine: everything else they need is a core service.
   frontends: ['protocol', 'core'],
   // A front end too (it runs agents and reads their rollouts), so the same rule holds.
   eval: ['protocol', 'core'],
-  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp', 'eval'],
+  cli: ['protocol', 'config', 'model', 'harness', 'patch', 'exec', 'policy', 'tools', 'context', 'store', 'core', 'frontends', 'mcp', 'eval', 'hooks', 'skills', 'checkpoints', 'web'],
 };
 
 function sourceFiles(dir: string): string[] {

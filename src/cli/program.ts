@@ -30,6 +30,8 @@ import { registerMcp } from './commands/mcp.js';
 import { registerTuiDemo } from './commands/tui-demo.js';
 import { registerEval } from './commands/eval.js';
 import { registerWorker } from './commands/worker.js';
+import { registerSkills } from './commands/skills.js';
+import { registerHooks } from './commands/hooks.js';
 
 /** Options every engine command accepts (root and exec, and again after `exec resume`). */
 export function addCommonOptions(command: Command): Command {
@@ -102,6 +104,8 @@ export function buildProgram(): Command {
     });
   registerHarness(program);
   registerMcp(program);
+  registerSkills(program);
+  registerHooks(program);
 
   // An option before a subcommand that means nothing to it is an error, not silently dropped.
   program.hook('preAction', (_root, actionCommand) => {

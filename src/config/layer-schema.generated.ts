@@ -378,11 +378,66 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
       }
     },
     "web_search": {
-      "type": "string",
-      "enum": [
-        "disabled",
-        "cached",
-        "live"
+      "anyOf": [
+        {
+          "type": "string",
+          "enum": [
+            "disabled",
+            "cached",
+            "live"
+          ]
+        },
+        {
+          "type": "object",
+          "properties": {
+            "mode": {
+              "type": "string",
+              "enum": [
+                "disabled",
+                "cached",
+                "live"
+              ]
+            },
+            "provider": {
+              "type": "string",
+              "enum": [
+                "brave",
+                "tavily",
+                "searxng",
+                "custom"
+              ]
+            },
+            "url": {
+              "type": "string"
+            },
+            "api_key_env": {
+              "type": "string"
+            },
+            "api_key": {
+              "type": "string"
+            },
+            "max_results": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 20
+            },
+            "timeout_ms": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 9007199254740991
+            },
+            "http_headers": {
+              "type": "object",
+              "propertyNames": {
+                "type": "string"
+              },
+              "additionalProperties": {
+                "type": "string"
+              }
+            }
+          },
+          "additionalProperties": false
+        }
       ]
     },
     "features": {
@@ -401,8 +456,783 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     },
     "hooks": {
       "type": "object",
-      "properties": {},
-      "additionalProperties": {}
+      "properties": {
+        "SessionStart": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "UserPromptSubmit": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "PreToolUse": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "PermissionRequest": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "PostToolUse": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "PreCompact": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "PostCompact": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "SubagentStart": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "SubagentStop": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "Stop": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "Interrupt": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "SessionEnd": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "matcher": {
+                "type": "string"
+              },
+              "hooks": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "type": {
+                      "type": "string",
+                      "enum": [
+                        "command",
+                        "prompt",
+                        "agent",
+                        "http",
+                        "mcp_tool"
+                      ]
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "commandWindows": {
+                      "type": "string"
+                    },
+                    "timeout": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "async": {
+                      "type": "boolean"
+                    },
+                    "statusMessage": {
+                      "type": "string"
+                    },
+                    "visibilityHint": {
+                      "type": "string"
+                    },
+                    "server": {
+                      "type": "string"
+                    },
+                    "tool": {
+                      "type": "string"
+                    },
+                    "input": {}
+                  },
+                  "required": [
+                    "type"
+                  ],
+                  "additionalProperties": false
+                }
+              }
+            },
+            "required": [
+              "hooks"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "state": {
+          "type": "object",
+          "propertyNames": {
+            "type": "string"
+          },
+          "additionalProperties": {
+            "type": "object",
+            "properties": {
+              "enabled": {
+                "type": "boolean"
+              },
+              "trusted_hash": {
+                "type": "string"
+              }
+            },
+            "additionalProperties": false
+          }
+        }
+      },
+      "additionalProperties": false
     },
     "mcp_servers": {
       "type": "object",
@@ -1016,11 +1846,66 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
             }
           },
           "web_search": {
-            "type": "string",
-            "enum": [
-              "disabled",
-              "cached",
-              "live"
+            "anyOf": [
+              {
+                "type": "string",
+                "enum": [
+                  "disabled",
+                  "cached",
+                  "live"
+                ]
+              },
+              {
+                "type": "object",
+                "properties": {
+                  "mode": {
+                    "type": "string",
+                    "enum": [
+                      "disabled",
+                      "cached",
+                      "live"
+                    ]
+                  },
+                  "provider": {
+                    "type": "string",
+                    "enum": [
+                      "brave",
+                      "tavily",
+                      "searxng",
+                      "custom"
+                    ]
+                  },
+                  "url": {
+                    "type": "string"
+                  },
+                  "api_key_env": {
+                    "type": "string"
+                  },
+                  "api_key": {
+                    "type": "string"
+                  },
+                  "max_results": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 20
+                  },
+                  "timeout_ms": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 9007199254740991
+                  },
+                  "http_headers": {
+                    "type": "object",
+                    "propertyNames": {
+                      "type": "string"
+                    },
+                    "additionalProperties": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "additionalProperties": false
+              }
             ]
           },
           "features": {
@@ -1039,8 +1924,783 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "hooks": {
             "type": "object",
-            "properties": {},
-            "additionalProperties": {}
+            "properties": {
+              "SessionStart": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "UserPromptSubmit": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "PreToolUse": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "PermissionRequest": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "PostToolUse": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "PreCompact": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "PostCompact": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "SubagentStart": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "SubagentStop": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "Stop": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "Interrupt": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "SessionEnd": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "matcher": {
+                      "type": "string"
+                    },
+                    "hooks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "properties": {
+                          "type": {
+                            "type": "string",
+                            "enum": [
+                              "command",
+                              "prompt",
+                              "agent",
+                              "http",
+                              "mcp_tool"
+                            ]
+                          },
+                          "command": {
+                            "type": "string"
+                          },
+                          "commandWindows": {
+                            "type": "string"
+                          },
+                          "timeout": {
+                            "type": "number",
+                            "minimum": 0
+                          },
+                          "async": {
+                            "type": "boolean"
+                          },
+                          "statusMessage": {
+                            "type": "string"
+                          },
+                          "visibilityHint": {
+                            "type": "string"
+                          },
+                          "server": {
+                            "type": "string"
+                          },
+                          "tool": {
+                            "type": "string"
+                          },
+                          "input": {}
+                        },
+                        "required": [
+                          "type"
+                        ],
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "required": [
+                    "hooks"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "state": {
+                "type": "object",
+                "propertyNames": {
+                  "type": "string"
+                },
+                "additionalProperties": {
+                  "type": "object",
+                  "properties": {
+                    "enabled": {
+                      "type": "boolean"
+                    },
+                    "trusted_hash": {
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "mcp_servers": {
             "type": "object",

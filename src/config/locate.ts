@@ -39,7 +39,13 @@ function scanDefinitions(text: string): Definition[] {
       const isArray = trimmed.startsWith('[[');
       const keys = parseKeys(trimmed, isArray ? 2 : 1);
       if (!keys) continue;
-      table = keys.keys;
+      // `[[a.b]]` after `[[a]]` belongs to a's latest element: name it by its index.
+      table = [];
+      keys.keys.forEach((key, k) => {
+        table.push(key);
+        const count = arrayCounts.get(table.join('\u0000'));
+        if (k < keys.keys.length - 1 && count !== undefined) table.push(String(count - 1));
+      });
       if (isArray) {
         const id = table.join('\u0000');
         const index = arrayCounts.get(id) ?? 0;

@@ -14,6 +14,24 @@ export const WIRE_APIS = ['responses', 'chat', 'messages'] as const;
 export const APPROVAL_POLICIES = ['untrusted', 'on-request', 'on-failure', 'never'] as const;
 export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 export const WEB_SEARCH_MODES = ['disabled', 'cached', 'live'] as const;
+/** Search backends rig can call itself when the wire has no search of its own (see src/web/). */
+export const WEB_SEARCH_PROVIDERS = ['brave', 'tavily', 'searxng', 'custom'] as const;
+/** Codex's and Claude Code's hook events (the hooks room fires them; see src/hooks/events.ts). */
+export const HOOK_EVENT_KEYS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'SubagentStart',
+  'SubagentStop',
+  'Stop',
+  'Interrupt',
+  'SessionEnd',
+] as const;
+export const HOOK_HANDLER_TYPES = ['command', 'prompt', 'agent', 'http', 'mcp_tool'] as const;
 export const ENV_INHERIT = ['all', 'core', 'none'] as const;
 export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
 /** How an MCP server's tool calls are approved (Codex's AppToolApproval). */
@@ -113,6 +131,59 @@ function mcpServerSchema() {
     /** Legacy display name Codex still accepts. */
     name: z.string().optional(),
   });
+}
+
+/**
+ * `[hooks]`: Codex's table, `[[hooks.<Event>]]` matcher groups each holding `[[hooks.<Event>.hooks]]`
+ * handlers, and `[hooks.state."<key>"]` (enabled, trusted_hash). The hooks room checks what a
+ * schema cannot (matcher regexes, a command for command handlers) and where each file's hooks go.
+ */
+function hooksSchema() {
+  const seconds = 'a number of seconds >= 0';
+  const handler = z.strictObject({
+    type: z.enum(HOOK_HANDLER_TYPES),
+    command: z.string().optional(),
+    commandWindows: z.string().optional(),
+    timeout: z.number({ error: seconds }).min(0, { error: seconds }).optional(),
+    async: z.boolean().optional(),
+    statusMessage: z.string().optional(),
+    visibilityHint: z.string().optional(),
+    // Codex's mcp_tool handlers.
+    server: z.string().optional(),
+    tool: z.string().optional(),
+    input: z.unknown().optional(),
+  });
+  const group = z.strictObject({ matcher: z.string().optional(), hooks: z.array(handler) });
+  const events = Object.fromEntries(HOOK_EVENT_KEYS.map((event) => [event, z.array(group).optional()])) as {
+    [K in (typeof HOOK_EVENT_KEYS)[number]]: Z.ZodOptional<Z.ZodArray<typeof group>>;
+  };
+  return z.strictObject({
+    ...events,
+    state: z
+      .record(z.string(), z.strictObject({ enabled: z.boolean().optional(), trusted_hash: z.string().optional() }))
+      .optional(),
+  });
+}
+
+/**
+ * `web_search`: Codex's mode string (`disabled`, `cached`, `live`), or rig's table naming a search
+ * backend for wires without a search of their own. The key lives in an environment variable.
+ */
+function webSearchSchema() {
+  const table = z.strictObject({
+    mode: z.enum(WEB_SEARCH_MODES).optional(),
+    provider: z.enum(WEB_SEARCH_PROVIDERS).optional(),
+    url: z.string().optional(),
+    api_key_env: z.string().optional(),
+    /** Rejected with a message (web-search.ts): keys belong in the environment. */
+    api_key: z.string().optional(),
+    max_results: intIn(1, 20).optional(),
+    timeout_ms: intIn(1).optional(),
+    http_headers: stringMap().optional(),
+  });
+  const allowed =
+    'one of ' + WEB_SEARCH_MODES.map((m) => JSON.stringify(m)).join(', ') + ', or a table { provider = "...", ... }';
+  return z.union([z.enum(WEB_SEARCH_MODES), table], { error: allowed });
 }
 
 function approvalPolicySchema() {
@@ -260,10 +331,10 @@ function profileFields() {
     max_turn_steps: () => intIn(1).optional(),
     openai_base_url: () => z.string().optional(),
     notify: () => stringList().optional(),
-    web_search: () => z.enum(WEB_SEARCH_MODES).optional(),
+    web_search: () => webSearchSchema().optional(),
     features: () => z.record(z.string(), z.boolean()).optional(),
     agents: () => looseTable().optional(),
-    hooks: () => looseTable().optional(),
+    hooks: () => hooksSchema().optional(),
     mcp_servers: () => z.record(z.string(), mcpServerSchema()).optional(),
     tui: () => looseTable().optional(),
     history: () => looseTable().optional(),
@@ -357,6 +428,9 @@ export type ConfigLayer = Z.infer<ReturnType<typeof fullLayerSchema>>;
 export type ProfileConfig = Z.infer<ReturnType<typeof fullProfileSchema>>;
 export type ProviderConfig = NonNullable<ConfigLayer['model_providers']>[string];
 export type ApprovalPolicyValue = NonNullable<ConfigLayer['approval_policy']>;
+/** `web_search` as written: Codex's mode, or rig's backend table. */
+export type WebSearchSetting = NonNullable<ConfigLayer['web_search']>;
+export type HooksTable = NonNullable<ConfigLayer['hooks']>;
 /** One `[mcp_servers.<name>]` table as written (before defaults and transport checks). */
 export type McpServerTable = NonNullable<ConfigLayer['mcp_servers']>[string];
 

@@ -6,6 +6,7 @@ import { copyLayer, fastAcceptsLayer } from './fast-check.js';
 import { findKeyLine } from './locate.js';
 import { checkMcpServersLayer } from './mcp-servers.js';
 import { getAtPath, isTable, type Table } from './overrides.js';
+import { checkWebSearchLayer } from './web-search.js';
 import { CODEX_INERT, layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
 
 export type LayerSource =
@@ -154,23 +155,28 @@ function expectedText(issue: z.core.$ZodRawIssue): string | undefined {
 }
 
 /**
- * Settings rig validates (so a Codex config loads) but does not act on yet: say so rather than
- * let a user believe, say, that their `notify` hook or MCP servers are running.
+ * Settings rig validates (so a Codex config loads) but does not act on yet: say so, and say what is
+ * missing, rather than let a user believe that their `notify` program or hooks are running.
  */
-const NOT_YET_ACTIVE: readonly (keyof ConfigLayer)[] = ['notify', 'hooks', 'agents', 'web_search'];
+const NOT_YET_ACTIVE: Partial<Record<keyof ConfigLayer, string>> = {
+  notify: 'notify is validated, but this version of rig does not run it after turns yet; the setting has no effect',
+  hooks:
+    'hooks are validated, but this version of rig does not fire hook events from its turns yet; the setting has no effect',
+  agents: 'agents is not supported by this version of rig yet; the setting has no effect',
+  web_search: 'web_search is validated, but this version of rig offers no web search tool to the model yet; the setting has no effect',
+};
 
 /**
  * Accepted values that are probably mistakes, and settings that have no effect yet; and the
- * checks across keys the schema cannot express (MCP server tables), which throw.
+ * checks across keys the schema cannot express (MCP server tables, web_search), which throw.
  */
 function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
   const warnings: string[] = checkMcpServersLayer(layer, (path) => locate(source, path));
-  for (const key of NOT_YET_ACTIVE) {
+  checkWebSearchLayer(layer, (path) => locate(source, path));
+  for (const [key, message] of Object.entries(NOT_YET_ACTIVE) as [keyof ConfigLayer, string][]) {
     // web_search = "disabled" asks for what rig does anyway (the Codex SDK sends it).
-    if (key === 'web_search' && layer.web_search === 'disabled') continue;
-    if (layer[key] !== undefined) {
-      warnings.push(`${locate(source, [key])}: ${key} is not supported by this version of rig yet; the setting has no effect`);
-    }
+    if (key === 'web_search' && (layer.web_search === 'disabled' || (typeof layer.web_search === 'object' && layer.web_search.mode === 'disabled'))) continue;
+    if (layer[key] !== undefined) warnings.push(`${locate(source, [key])}: ${message}`);
   }
   // Codex settings rig accepts but does not act on: one warning per key (the first place it is
   // set, top level before profiles), saying what it would do.

@@ -101,7 +101,7 @@ describe('bad config files', () => {
   test('every problem is listed, in file order', () => {
     const { message, file } = errorFor('web_search = "always"\nnotify = "say done"\nmodel_verbosity = 3\n');
     expect(message.split('\n')).toEqual([
-      `${file}:1: invalid value for web_search: found "always", expected one of "disabled", "cached", "live"`,
+      `${file}:1: invalid value for web_search: found "always", expected one of "disabled", "cached", "live", or a table { provider = "...", ... }`,
       `${file}:2: invalid type for notify: found "say done", expected an array`,
       `${file}:3: invalid value for model_verbosity: found 3, expected one of "low", "medium", "high"`,
     ]);
@@ -211,7 +211,7 @@ describe('profiles and flags', () => {
     const { warnings } = loadConfig({ home, cwd: home, env });
     // mcp_servers takes effect now (src/mcp): only notify is still reported.
     expect(warnings).toEqual([
-      `${home}/config.toml:1: notify is not supported by this version of rig yet; the setting has no effect`,
+      `${home}/config.toml:1: notify is validated, but this version of rig does not run it after turns yet; the setting has no effect`,
     ]);
   });
 });

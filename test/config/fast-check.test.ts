@@ -9,6 +9,7 @@ import { applyDefaults } from '../../src/config/resolve.js';
 import { loadZod } from '../../src/config/lazy-zod.js';
 import { layerSchemaFor, renderLayerJsonSchema, toExactJsonSchema, type ConfigLayer } from '../../src/config/schema.js';
 import { validateLayer } from '../../src/config/validate.js';
+import { checkWebSearchLayer } from '../../src/config/web-search.js';
 import { checkMcpServersLayer } from '../../src/config/mcp-servers.js';
 import { ConfigError } from '../../src/config/errors.js';
 
@@ -110,11 +111,12 @@ describe('config layer fast check', () => {
         accepted++;
         const zod = zodParse(data);
         expect(zod.success, JSON.stringify(zod.error?.issues)).toBe(true);
-        // Checks across keys (MCP server names and transports) run after either parse and refuse
-        // the same layers whichever path parsed them.
+        // Checks across keys (MCP server names and transports, web_search backends) run after
+        // either parse and refuse the same layers whichever path parsed them.
         let crossKeyError: unknown;
         try {
           checkMcpServersLayer(zod.data as ConfigLayer, () => 'x');
+          checkWebSearchLayer(zod.data as ConfigLayer, () => 'x');
         } catch (error) {
           crossKeyError = error;
         }

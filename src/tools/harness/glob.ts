@@ -38,25 +38,30 @@ async function globTool(style: Style, args: Record<string, unknown>, ctx: ToolCo
   }
   // Kimi Code documents include_dirs as ignored (files only); the legacy CLI defaults it to true.
   const includeDirs = style === 'kimi-cli' ? (boolArg(args, 'include_dirs') ?? true) : false;
-  const found = await listPaths({
-    root,
-    patterns: [pattern],
-    includeDirs,
-    includeIgnored: boolArg(args, 'include_ignored') === true,
-    signal: ctx.signal,
-  });
+  let found: string[];
+  try {
+    found = await listPaths({
+      root,
+      patterns: [pattern],
+      includeDirs,
+      includeIgnored: boolArg(args, 'include_ignored') === true,
+      signal: ctx.signal,
+    });
+  } catch (error) {
+    return searchFailed('Glob', error, root);
+  }
   switch (style) {
     case 'claude':
     case 'zcode':
     case 'opencode': {
       if (found.length === 0) return ok('No files found');
-      const sorted = byMtime(found, style === 'opencode' ? 'newest-first' : 'oldest-first');
+      const sorted = await byMtime(found, style === 'opencode' ? 'newest-first' : 'oldest-first');
       const shown = sorted.slice(0, 100);
       return ok(shown.join('\n') + (sorted.length > shown.length ? `\n\n${TRUNCATED}` : ''));
     }
     case 'qwen': {
       if (found.length === 0) return ok(`No files found matching pattern "${pattern}" within ${root}`);
-      const sorted = byMtime(found, 'newest-first');
+      const sorted = await byMtime(found, 'newest-first');
       return ok(`Found ${sorted.length} file(s) matching "${pattern}" within ${root}, sorted by modification time (newest first):\n${sorted.join('\n')}`);
     }
     case 'little-coder': {
@@ -73,6 +78,15 @@ async function globTool(style: Style, args: Record<string, unknown>, ctx: ToolCo
       return ok(`${sorted.slice(0, 1000).join('\n')}\n<system>${message}</system>`);
     }
   }
+}
+
+/** A listing that timed out or was interrupted, as a failed result that says what to do. */
+async function searchFailed(tool: string, error: unknown, root: string): Promise<ToolResult> {
+  const { SearchError } = await import('../search/types.js');
+  if (!(error instanceof SearchError)) throw error;
+  if (error.kind === 'aborted') return fail(`${tool} interrupted`);
+  if (error.kind === 'timeout') return fail(`${tool} failed: ${error.message} listing ${root}; narrow the path or the pattern and try again.`);
+  return fail(`${tool} failed: ${error.message}`);
 }
 
 export function createGlobTool(tool: ResolvedTool): ToolSpec {
@@ -134,7 +148,12 @@ export function createFileSearchTool(tool: ResolvedTool): ToolSpec {
       const limit = Math.max(Math.trunc(numberArg(args, 'limit') ?? 20), 1);
       const extensions = Array.isArray(args['extensions']) ? (args['extensions'] as unknown[]).map(String) : [];
       const exclude = Array.isArray(args['exclude']) ? (args['exclude'] as unknown[]).map(String) : [];
-      const files = byName(await listPaths({ root, signal: ctx.signal }));
+      let files: string[];
+      try {
+        files = byName(await listPaths({ root, signal: ctx.signal }));
+      } catch (error) {
+        return searchFailed('file_search', error, root);
+      }
       const hits = files
         .map((path) => relative(root, path))
         .filter((rel) => rel.toLowerCase().includes(query))

@@ -1,131 +1,18 @@
-// fs.grep: content search for every harness (Grep, grep, grep_search, grep_files), in-process.
+// fs.grep: content search for every harness (Grep, grep, grep_search, grep_files) through the
+// search backend (src/tools/search: ripgrep, else an in-process search in a worker thread).
 // Every option the schemas advertise is honoured: context lines, case folding, type and glob
-// filters, output modes, head limit and offset, multiline. Output follows each original.
-import { readFileSync, statSync } from 'node:fs';
+// filters, output modes, head limit and offset, multiline. Output follows each original; rg's
+// results are re-sorted and re-shaped here, so the format does not depend on the backend.
+import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { ResolvedTool } from '../../harness/profile.js';
+import { type FileHits, type GrepNeed, type GrepQuery, MAX_RESULT_LINES } from '../search/types.js';
 import type { ToolContext, ToolResult, ToolSpec } from '../spec.js';
 import { type Args, boolArg, displayPath, fail, functionSpec, numberArg, ok, resolvePath, stringArg, styleOption } from './common.js';
-import { FILE_TYPES, anyDepth, byMtime, byName, listPaths } from './walk.js';
+import { FILE_TYPES, byMtime } from './walk.js';
 
 const STYLES = ['claude', 'zcode', 'kimi', 'kimi-cli', 'qwen', 'opencode', 'deepseek'] as const;
 type Style = (typeof STYLES)[number];
-
-const MAX_FILE_BYTES = 1024 * 1024;
-
-export interface GrepQuery {
-  pattern: string;
-  /** Absolute file or directory. */
-  root: string;
-  globs: string[];
-  excludes: string[];
-  type?: string;
-  ignoreCase: boolean;
-  multiline: boolean;
-  before: number;
-  after: number;
-  includeIgnored: boolean;
-}
-
-export interface LineHit {
-  line: number;
-  text: string;
-  /** False for context lines. */
-  match: boolean;
-}
-
-export interface FileHits {
-  path: string;
-  matches: number;
-  lines: LineHit[];
-}
-
-/** Runs a search; throws on an invalid pattern. Files come back sorted by path. */
-export async function searchFiles(query: GrepQuery, signal?: AbortSignal): Promise<{ files: FileHits[]; searched: number }> {
-  const flags = `g${query.ignoreCase ? 'i' : ''}${query.multiline ? 's' : ''}m`;
-  const regex = new RegExp(query.pattern, flags);
-  let paths: string[];
-  if (statSync(query.root).isFile()) {
-    paths = [query.root];
-  } else {
-    const patterns = query.globs.length > 0 ? query.globs.map(anyDepth) : ['**/*'];
-    paths = byName(
-      await listPaths({ root: query.root, patterns, includeIgnored: query.includeIgnored, exclude: query.excludes.map(anyDepth), ...(signal ? { signal } : {}) }),
-    );
-  }
-  const extensions = query.type ? FILE_TYPES[query.type.toLowerCase()] ?? [query.type] : undefined;
-  const files: FileHits[] = [];
-  let searched = 0;
-  for (const path of paths) {
-    if (extensions && !extensions.some((ext) => path.endsWith(`.${ext}`))) continue;
-    let bytes: Buffer;
-    try {
-      if (statSync(path).size > MAX_FILE_BYTES) continue;
-      bytes = readFileSync(path);
-    } catch {
-      continue;
-    }
-    if (bytes.subarray(0, 8192).includes(0)) continue;
-    searched++;
-    const hits = searchText(bytes.toString('utf8'), regex, query);
-    if (hits) files.push({ path, ...hits });
-  }
-  return { files, searched };
-}
-
-function searchText(content: string, regex: RegExp, query: GrepQuery): { matches: number; lines: LineHit[] } | null {
-  const lines = content.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const matched = new Set<number>();
-  let matches = 0;
-  if (query.multiline) {
-    const starts: number[] = [];
-    let offset = 0;
-    for (const line of lines) {
-      starts.push(offset);
-      offset += line.length + 1;
-    }
-    const lineAt = (index: number): number => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if ((starts[mid] ?? 0) <= index) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
-    regex.lastIndex = 0;
-    for (let m = regex.exec(content); m; m = regex.exec(content)) {
-      matches++;
-      const first = lineAt(m.index);
-      const last = lineAt(m.index + Math.max(m[0].length - 1, 0));
-      for (let i = first; i <= last; i++) matched.add(i);
-      if (m[0].length === 0) regex.lastIndex++;
-    }
-  } else {
-    lines.forEach((line, index) => {
-      regex.lastIndex = 0;
-      const count = [...line.matchAll(regex)].length;
-      if (count > 0) {
-        matches += count;
-        matched.add(index);
-      }
-    });
-  }
-  if (matched.size === 0) return null;
-  const shown = new Map<number, boolean>();
-  for (const index of matched) {
-    for (let i = Math.max(index - query.before, 0); i <= Math.min(index + query.after, lines.length - 1); i++) {
-      if (!shown.has(i)) shown.set(i, false);
-    }
-    shown.set(index, true);
-  }
-  const hitLines = [...shown.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([index, match]) => ({ line: index + 1, text: (lines[index] ?? '').replace(/\r$/, ''), match }));
-  return { matches, lines: hitLines };
-}
 
 interface Request {
   query: GrepQuery;
@@ -161,7 +48,7 @@ function parseRequest(style: Style, args: Args, ctx: ToolContext): Request | str
     includeIgnored: boolArg(args, 'include_ignored') === true,
   };
   const type = stringArg(args, 'type');
-  if (type) query.type = type;
+  if (type) query.extensions = FILE_TYPES[type.toLowerCase()] ?? [type];
   const lineNumbers = boolArg(args, '-n') ?? (style !== 'kimi-cli');
   return { query, mode, lineNumbers, headLimit, offset: Math.trunc(numberArg(args, 'offset') ?? 0) };
 }
@@ -188,7 +75,7 @@ function rgLines(files: FileHits[], request: Request, show: (path: string) => st
   return out;
 }
 
-function render(style: Style, request: Request, files: FileHits[], searched: number, ctx: ToolContext): string {
+async function render(style: Style, request: Request, files: FileHits[], searched: number, ctx: ToolContext): Promise<string> {
   const q = request.query;
   const rel = (path: string): string => displayPath(ctx, path);
   switch (style) {
@@ -210,7 +97,7 @@ function render(style: Style, request: Request, files: FileHits[], searched: num
     }
     case 'opencode': {
       if (files.length === 0) return 'No files found';
-      const ordered = byMtime(files.map((file) => file.path), 'newest-first');
+      const ordered = await byMtime(files.map((file) => file.path), 'newest-first');
       const byPath = new Map(files.map((file) => [file.path, file]));
       const all = ordered.flatMap((path) => (byPath.get(path)?.lines ?? []).filter((hit) => hit.match).map((hit) => ({ path, hit })));
       const { shown, truncated } = page(all, request);
@@ -247,7 +134,7 @@ function render(style: Style, request: Request, files: FileHits[], searched: num
       const show = absolute ? (path: string): string => path : rel;
       let entries: string[];
       if (request.mode === 'files_with_matches') {
-        const paths = style === 'claude' || style === 'zcode' ? byMtime(files.map((f) => f.path), 'newest-first') : files.map((f) => f.path);
+        const paths = style === 'claude' || style === 'zcode' ? await byMtime(files.map((f) => f.path), 'newest-first') : files.map((f) => f.path);
         entries = paths.map(show);
       } else if (request.mode === 'count') {
         entries = files.map((file) => `${show(file.path)}:${file.matches}`);
@@ -274,6 +161,29 @@ function render(style: Style, request: Request, files: FileHits[], searched: num
   }
 }
 
+/** The least the renderer needs: file names and counts come from rg far faster than lines. */
+function needOf(style: Style, request: Request): GrepNeed {
+  if (style === 'qwen' || style === 'opencode' || style === 'deepseek') return 'lines';
+  return request.mode === 'files_with_matches' ? 'files' : request.mode === 'count' ? 'counts' : 'lines';
+}
+
+function stoppedNote(): string {
+  return `(The search stopped after ${MAX_RESULT_LINES} result lines; narrow the pattern, the path or the glob to see the rest.)`;
+}
+
+function searchFailure(kind: string, message: string, root: string): string {
+  switch (kind) {
+    case 'pattern':
+      return `Invalid regular expression: ${message}`;
+    case 'timeout':
+      return `Grep failed: ${message} searching ${root}; narrow the path, the pattern or the glob and try again.`;
+    case 'aborted':
+      return 'Grep interrupted';
+    default:
+      return `Grep failed: ${message}`;
+  }
+}
+
 export function createGrepTool(tool: ResolvedTool): ToolSpec {
   const style = styleOption(tool, STYLES, 'claude');
   return functionSpec(
@@ -291,14 +201,16 @@ export function createGrepTool(tool: ResolvedTool): ToolSpec {
       } catch {
         return fail(`Path does not exist: ${request.query.root}`);
       }
+      const { grepFiles, SearchError } = await import('../search/index.js');
       let result;
       try {
-        result = await searchFiles(request.query, ctx.signal);
+        result = await grepFiles(request.query, needOf(style, request), { signal: ctx.signal, stats: style === 'deepseek' });
       } catch (error) {
-        if (error instanceof SyntaxError) return fail(`Invalid regular expression: ${error.message}`);
-        throw error;
+        if (!(error instanceof SearchError)) throw error;
+        return fail(searchFailure(error.kind, error.message, request.query.root));
       }
-      return ok(render(style, request, result.files, result.searched, ctx));
+      const text = await render(style, request, result.files, result.searched, ctx);
+      return ok(result.truncated ? `${text}\n\n${stoppedNote()}` : text);
     },
   );
 }

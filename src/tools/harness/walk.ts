@@ -1,16 +1,17 @@
-// Listing files for Glob and Grep with a real glob engine (tinyglobby), skipping VCS and
-// dependency folders the way the originals' ripgrep-based searches do by default.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-
-export const SKIPPED_DIRS = ['**/.git/**', '**/node_modules/**', '**/.hg/**', '**/.svn/**'];
+// Listing files for Glob, file_search and the TUI's `@` completion through the search backend
+// (src/tools/search: ripgrep, else an in-process walk in a worker), which skips VCS and dependency
+// folders and honours nested .gitignore/.ignore files as ripgrep does. Glob patterns are matched
+// with picomatch the way tinyglobby matched them before (dot files included).
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, posix, relative } from 'node:path';
+import { listFiles } from '../search/index.js';
 
 export interface ListOptions {
   root: string;
   /** Glob patterns relative to root; default everything. */
   patterns?: string[];
   includeDirs?: boolean;
-  /** Also list what SKIPPED_DIRS would hide. */
+  /** Also list what ignore files and the skipped folders would hide. */
   includeIgnored?: boolean;
   /** More glob patterns to leave out. */
   exclude?: string[];
@@ -19,42 +20,41 @@ export interface ListOptions {
 
 /** Absolute paths matching the patterns under root (files only unless includeDirs). */
 export async function listPaths(options: ListOptions): Promise<string[]> {
-  // Loaded on first use: picomatch costs startup time for sessions that never glob.
-  const { glob } = await import('tinyglobby');
-  const paths = await glob(options.patterns ?? ['**/*'], {
-    cwd: options.root,
-    absolute: true,
-    dot: true,
-    onlyFiles: !options.includeDirs,
-    expandDirectories: false,
-    followSymbolicLinks: false,
-    ignore: [...(options.includeIgnored ? [] : [...SKIPPED_DIRS, ...gitignorePatterns(options.root)]), ...(options.exclude ?? [])],
-    ...(options.signal ? { signal: options.signal } : {}),
+  let root = options.root;
+  let patterns = (options.patterns ?? ['**/*']).map(normalizePattern);
+  // `../x/*.ts` searches from the parent, as tinyglobby did.
+  while (patterns.length > 0 && patterns.every((pattern) => pattern.startsWith('../'))) {
+    root = dirname(root);
+    patterns = patterns.map((pattern) => pattern.slice(3));
+  }
+  const { paths } = await listFiles({ root, includeIgnored: options.includeIgnored === true }, options.signal ? { signal: options.signal } : {});
+  const candidates = options.includeDirs ? withDirectories(root, paths) : paths;
+  const everything = patterns.length === 1 && (patterns[0] === '**/*' || patterns[0] === '**');
+  if (everything && !options.exclude?.length) return candidates;
+  const { default: picomatch } = await import('picomatch');
+  const matchOptions = { dot: true, posix: true };
+  const match = picomatch(patterns, matchOptions);
+  const excluded = options.exclude?.length ? picomatch(options.exclude.map(normalizePattern), matchOptions) : undefined;
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return candidates.filter((path) => {
+    // Every candidate lies under root: slicing is much cheaper than path.relative.
+    const rel = path.startsWith(prefix) ? path.slice(prefix.length) : relative(root, path);
+    return match(rel) && !(excluded && excluded(rel));
   });
-  return paths.map((path) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path));
 }
 
-/**
- * The root's .gitignore as ignore globs, so searches skip what ripgrep-based originals skip.
- * Covers plain and anchored patterns and directory suffixes; negations (`!`) are not supported.
- */
-export function gitignorePatterns(root: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(join(root, '.gitignore'), 'utf8');
-  } catch {
-    return [];
+function normalizePattern(pattern: string): string {
+  const trimmed = pattern.length > 1 && pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
+  return isAbsolute(trimmed) ? trimmed : posix.normalize(trimmed);
+}
+
+/** The files plus every directory between them and root (directories holding listed files). */
+function withDirectories(root: string, files: string[]): string[] {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    for (let dir = dirname(file); dir !== root && dir.startsWith(root) && !dirs.has(dir); dir = dirname(dir)) dirs.add(dir);
   }
-  const patterns: string[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
-    const body = line.replace(/\/+$/, '');
-    const anchored = body.startsWith('/') || body.slice(0, -1).includes('/');
-    const base = anchored ? body.replace(/^\//, '') : `**/${body}`;
-    patterns.push(base, `${base}/**`);
-  }
-  return patterns;
+  return [...files, ...dirs];
 }
 
 /** A ripgrep-style `--glob`: a pattern without `/` matches the file name at any depth. */
@@ -70,8 +70,17 @@ export function mtimeMs(path: string): number {
   }
 }
 
-export function byMtime(paths: string[], order: 'newest-first' | 'oldest-first'): string[] {
-  const stamped = paths.map((path) => ({ path, mtime: mtimeMs(path) }));
+/** Sorted by modification time; the stat calls yield to the event loop every few milliseconds. */
+export async function byMtime(paths: string[], order: 'newest-first' | 'oldest-first'): Promise<string[]> {
+  const stamped: { path: string; mtime: number }[] = [];
+  let slice = performance.now();
+  for (const path of paths) {
+    stamped.push({ path, mtime: mtimeMs(path) });
+    if (performance.now() - slice > 8) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
   stamped.sort((a, b) => (order === 'newest-first' ? b.mtime - a.mtime : a.mtime - b.mtime) || (a.path < b.path ? -1 : 1));
   return stamped.map((entry) => entry.path);
 }
@@ -79,6 +88,7 @@ export function byMtime(paths: string[], order: 'newest-first' | 'oldest-first')
 export function byName(paths: string[]): string[] {
   return [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
 
 /** ripgrep's common `--type` names and their extensions. */
 export const FILE_TYPES: Record<string, string[]> = {

@@ -1,0 +1,13 @@
+// Public surface of the checkpoints room (see docs/extensibility.md for how the engine wraps tool
+// calls with it).
+export { CheckpointStore, TurnRecorder, checkpointDirForRollout, DEFAULT_MAX_STORE_BYTES } from './store.js';
+export { WorkspaceTracker, DEFAULT_MAX_FILE_BYTES } from './tracker.js';
+export { sameContent } from './content.js';
+export type { CommandChanges, CommandWindow, TrackerOptions } from './tracker.js';
+export { applyRestore, planUndo } from './restore.js';
+export { DEFAULT_MAX_TOTAL_CHECKPOINT_BYTES, pruneCheckpointStores } from './prune.js';
+export type { PruneReport } from './prune.js';
+export type { UndoSelection } from './restore.js';
+export { DEFAULT_IGNORED_DIRS, ignoreRules } from './ignore.js';
+export type { IgnoreRules } from './ignore.js';
+export type * from './model.js';

@@ -1,0 +1,93 @@
+// Which ripgrep to run: the binary an npm platform package ships (@vscode/ripgrep-<platform>-<arch>,
+// installed as an optional dependency, no download at install time), else `rg` on PATH, else none
+// (searches then run in-process, off the main thread). RIG_RIPGREP picks one explicitly:
+// `bundled`, `system`, `off`, or a path to an rg binary.
+import { accessSync, constants, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, isAbsolute, join } from 'node:path';
+
+export type RipgrepSource = 'bundled' | 'system' | 'configured';
+
+export type SearchBackend = { kind: 'ripgrep'; path: string; source: RipgrepSource } | { kind: 'fallback'; reason: string };
+
+const cache = new Map<string, SearchBackend>();
+
+/** The backend searches use under `env` (resolved once per distinct setting). */
+export function searchBackend(env: NodeJS.ProcessEnv = process.env): SearchBackend {
+  const setting = (env['RIG_RIPGREP'] ?? '').trim();
+  const key = `${setting}\0${setting === '' || setting === 'auto' || setting === 'system' ? env['PATH'] ?? '' : ''}`;
+  let backend = cache.get(key);
+  if (!backend) {
+    backend = resolveBackend(setting, env);
+    cache.set(key, backend);
+  }
+  return backend;
+}
+
+function resolveBackend(setting: string, env: NodeJS.ProcessEnv): SearchBackend {
+  switch (setting) {
+    case 'off':
+    case 'none':
+    case 'fallback':
+      return { kind: 'fallback', reason: 'RIG_RIPGREP=off' };
+    case 'bundled': {
+      const path = bundledRipgrep();
+      return path ? { kind: 'ripgrep', path, source: 'bundled' } : { kind: 'fallback', reason: 'no bundled rg for this platform' };
+    }
+    case 'system': {
+      const path = systemRipgrep(env['PATH'] ?? '');
+      return path ? { kind: 'ripgrep', path, source: 'system' } : { kind: 'fallback', reason: 'no rg on PATH' };
+    }
+    case '':
+    case 'auto': {
+      const bundled = bundledRipgrep();
+      if (bundled) return { kind: 'ripgrep', path: bundled, source: 'bundled' };
+      const system = systemRipgrep(env['PATH'] ?? '');
+      if (system) return { kind: 'ripgrep', path: system, source: 'system' };
+      return { kind: 'fallback', reason: 'no bundled rg and none on PATH' };
+    }
+    default: {
+      if (isAbsolute(setting) && isExecutable(setting)) return { kind: 'ripgrep', path: setting, source: 'configured' };
+      return { kind: 'fallback', reason: `RIG_RIPGREP=${setting} is not an executable file` };
+    }
+  }
+}
+
+/** The rg inside @vscode/ripgrep's platform package, if npm installed one for this machine. */
+export function bundledRipgrep(): string | undefined {
+  const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  const platformPackage = `@vscode/ripgrep-${process.platform}-${process.arch}`;
+  const require = createRequire(import.meta.url);
+  const attempts = [(): string => require.resolve(`${platformPackage}/bin/${binary}`)];
+  // npm may nest the platform package under @vscode/ripgrep when versions differ.
+  attempts.push(() => createRequire(require.resolve('@vscode/ripgrep')).resolve(`${platformPackage}/bin/${binary}`));
+  for (const attempt of attempts) {
+    try {
+      const path = attempt();
+      if (isExecutable(path)) return path;
+    } catch {
+      // not installed for this platform
+    }
+  }
+  return undefined;
+}
+
+export function systemRipgrep(pathVariable: string): string | undefined {
+  const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  for (const dir of pathVariable.split(delimiter)) {
+    if (dir === '' || !isAbsolute(dir)) continue;
+    const candidate = join(dir, binary);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
