@@ -42,7 +42,7 @@ export class ExecOrchestrator {
   private policyArgv(request: ExecRequest): string[] {
     if (request.argv) return request.argv;
     const shell = request.shell ? shellFromPath(request.shell) : detectUserShell(this.options.commandEnv);
-    return buildShellArgv(shell, request.command, false);
+    return buildShellArgv(shell, request.command, request.login === true);
   }
 
   async exec(request: ExecRequest): Promise<ExecOutcome> {
@@ -199,6 +199,7 @@ export class ExecOrchestrator {
         cwd: request.cwd,
         ...(request.shell ? { shell: request.shell } : {}),
         tty: request.tty ?? false,
+        ...(request.login !== undefined ? { login: request.login } : {}),
         yieldTimeMs: request.yieldTimeMs,
         ...(wrap ? { wrap } : {}),
         signal: services.signal,
