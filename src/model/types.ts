@@ -58,6 +58,8 @@ export interface WireShape {
   omitParallelToolCalls?: boolean;
   /** Chat: tools sent without a `parameters` object (Qwen Code's parameterless tools). */
   toolsWithoutParameters?: string[];
+  /** Responses: function tools without a `strict` field. */
+  omitToolStrict?: boolean;
   /** Chat: the field the output cap goes in. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   /** Send `store: false` (default: on Responses yes, on Chat no). */

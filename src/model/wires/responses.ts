@@ -104,13 +104,14 @@ function lowerInput(request: ModelRequest, compat: ResolvedCompat): Record<strin
 }
 
 function lowerTools(request: ModelRequest): ResponsesTool[] {
+  const omitStrict = request.wireShape?.omitToolStrict === true;
   return request.tools.map((tool): ResponsesTool => {
     if (tool.kind === 'function') {
       return {
         type: 'function',
         name: tool.name,
         description: tool.description,
-        strict: tool.strict ?? false,
+        ...(omitStrict ? {} : { strict: tool.strict ?? false }),
         parameters: tool.parameters,
         ...tool.extras,
       } as ResponsesTool;
