@@ -47,6 +47,10 @@ export interface ShapeEnvironment {
   wire?: WireApi;
   /** `uname -srvm` for instance templates; the running machine's when unset. */
   systemInformation?: string;
+  /** The user's home directory, for the `{{home}}` slot of captured prompts. */
+  home?: string;
+  /** The temp directory, for the `{{tmpdir}}` slot of captured prompts. */
+  tmpdir?: string;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -64,15 +68,25 @@ export function longDate(now: Date): string {
   return `${WEEKDAYS[now.getUTCDay()]}, ${MONTHS[now.getUTCMonth()]} ${now.getUTCDate()}, ${now.getUTCFullYear()}`;
 }
 
+/** `Www Mmm DD YYYY` (JavaScript's Date#toDateString, which opencode's prompt shows), in UTC. */
+export function dateString(now: Date): string {
+  const day = now.toUTCString().slice(0, 3);
+  const month = MONTHS[now.getUTCMonth()]!.slice(0, 3);
+  return `${day} ${month} ${String(now.getUTCDate()).padStart(2, '0')} ${now.getUTCFullYear()}`;
+}
+
 /**
- * Fills `{{name}}` slots: cwd, date (YYYY-MM-DD), long_date, os, shell, tree, model. Unknown slots
- * are left as written so a user's own prompt may contain literal braces.
+ * Fills `{{name}}` slots: cwd, home, tmpdir, date (YYYY-MM-DD), long_date, date_string, os, shell,
+ * tree, model. Unknown slots are left as written so a user's own prompt may contain literal braces.
  */
 export function renderTemplate(template: string, env: ShapeEnvironment, model: string): string {
   const values: Record<string, string> = {
     cwd: env.cwd,
     date: isoDate(env.now),
     long_date: longDate(env.now),
+    date_string: dateString(env.now),
+    home: env.home ?? '~',
+    tmpdir: env.tmpdir ?? '/tmp',
     os: env.os,
     shell: env.shell ?? 'bash',
     tree: env.tree ?? '',
@@ -209,7 +223,10 @@ export function shapeRequest(
     }
   }
   const settings = effectiveSettings(shape, env.wire, request.model);
-  const { tools, withoutParameters } = reshapeTools(request.tools, profile.tools, env.wire, settings);
+  const reshaped = reshapeTools(request.tools, profile.tools, env.wire, settings);
+  const withoutParameters = reshaped.withoutParameters;
+  // Captured descriptions carry the same slots as captured prompts (a temp dir, the workspace).
+  const tools = reshaped.tools.map((tool) => (tool.description.includes('{{') ? { ...tool, description: renderTemplate(tool.description, env, request.model) } : tool));
   const shaped: ModelRequest = { ...request, instructions, input, tools };
   if (settings.maxTokens !== undefined) shaped.maxOutputTokens = settings.maxTokens;
   if (settings.temperature !== undefined) shaped.temperature = settings.temperature;
