@@ -10,6 +10,7 @@ import { summarizeRequest } from '../../src/harness/capture/summary.js';
 import { compareSummaries } from '../../src/harness/capture/compare.js';
 import { captureCases, rigFirstRequest, SAMPLE } from './capture-fixtures.js';
 import { join } from 'node:path';
+import { effectiveSettings } from '../../src/harness/request-settings.js';
 
 const cases = captureCases();
 
@@ -32,4 +33,16 @@ describe('first request against the captured original', () => {
       expect(gone.map((item) => item.at), 'accepted differences that no longer exist').toEqual([]);
     });
   }
+});
+
+describe('claude-code: defer_loading', () => {
+  it('is sent only on Messages, and there with the anthropic-beta flag that enables it', async () => {
+    for (const wire of ['messages', 'chat', 'responses'] as const) {
+      const body = JSON.stringify(await rigFirstRequest('claude-code', wire, 'claude-sonnet-4-6'));
+      expect(body.includes('"defer_loading":true'), wire).toBe(wire === 'messages');
+    }
+    const profile = readProfileFile(join(builtinProfileDir(), 'claude-code.json'), 'builtin');
+    expect(effectiveSettings(profile.request, 'messages', 'claude-sonnet-4-6').extraHeaders['anthropic-beta']).toContain('advanced-tool-use-2025-11-20');
+    expect(effectiveSettings(profile.request, 'chat', 'claude-sonnet-4-6').extraHeaders).toEqual({});
+  });
 });
