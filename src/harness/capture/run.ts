@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { WireApi } from '../../model/types.js';
@@ -181,7 +182,9 @@ export async function runOriginal(options: RunOptions): Promise<RunOutcome> {
   const home = join(dir, 'home');
   const workspace = join(dir, 'work');
   for (const sub of [home, workspace, join(home, 'tmp'), join(home, '.config'), join(home, '.cache')]) mkdirSync(sub, { recursive: true });
-  const root = `http://127.0.0.1:${CAPTURE_PORT}`;
+  // In its own namespace the port is free by construction; without one, take a free port here.
+  const port = options.unsandboxed ? await freePort() : CAPTURE_PORT;
+  const root = `http://127.0.0.1:${port}`;
   const run = options.recipe.prepare({ wire: options.wire, home, workspace, root, v1: `${root}/v1`, model: options.model, prompt: options.prompt, key: KEY });
   for (const [file, content] of Object.entries(run.files)) {
     mkdirSync(dirname(file), { recursive: true });
@@ -193,7 +196,7 @@ export async function runOriginal(options: RunOptions): Promise<RunOutcome> {
   const recorder = await startRecorder(socketPath, () => options.model ?? options.recipe.defaultModel ?? 'model');
   const env = cleanEnv(home, run.env);
   const bin = isAbsolute(options.bin) ? options.bin : resolve(options.bin);
-  const inner = [process.execPath, '-e', FORWARDER, socketPath, String(CAPTURE_PORT), bin, ...run.args];
+  const inner = [process.execPath, '-e', FORWARDER, socketPath, String(port), bin, ...run.args];
   const [command, args] = options.unsandboxed ? [inner[0]!, inner.slice(1)] : ['bwrap', [...bwrapArgs(dir, workspace), '--', ...inner]];
   try {
     const result = await spawnCollect(command, args, { env, cwd: workspace, timeoutMs: options.timeoutMs ?? 180_000 });
@@ -202,6 +205,17 @@ export async function runOriginal(options: RunOptions): Promise<RunOutcome> {
     await recorder.close();
     if (!options.keep) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePromise(typeof address === 'object' && address ? address.port : CAPTURE_PORT));
+    });
+  });
 }
 
 function spawnQuiet(command: string, args: string[]): Promise<void> {
