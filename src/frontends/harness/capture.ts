@@ -3,7 +3,7 @@
 // throwaway home and config pointing the original there), takes its first main request (the first
 // with tools) and writes $RIG_HOME/harnesses/<id>.json plus its prompt file. From then on rig
 // speaks that exact harness: the user profile replaces the built-in one of the same id.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildCapturedProfile,
@@ -16,11 +16,12 @@ import {
   type RecordedRequest,
 } from '../../harness/capture/index.js';
 import { builtinProfileDir, readProfileFile } from '../../harness/loader.js';
+import type { HarnessProfile } from '../../harness/profile.js';
 import { wireOfPath } from '../../harness/capture/replies.js';
 import type { WireApi } from '../../model/types.js';
 import { bindHarness } from '../../tools/harness/registry.js';
 import { nativeCapabilities } from '../../tools/native/registry.js';
-import { harnessDir, storeCaptures, writeAtomic, type StoredCapture } from './capture-files.js';
+import { harnessDir, storeCaptures, type StoredCapture } from './capture-files.js';
 import { defaultHarnessIo, type HarnessIo } from './io.js';
 
 export const CAPTURE_PROMPT = 'Reply with the single word "ready" and stop. Do not use any tool.';
@@ -90,6 +91,7 @@ export async function captureHarness(agent: string, flags: CaptureFlags, io: Har
 
   const dir = harnessDir(io);
   const profileFile = join(dir, `${recipe.id}.json`);
+  const promptFile = join(dir, `${recipe.id}.prompt.md`);
   if (existsSync(profileFile) && !flags.refresh) {
     let what = 'a profile of your own';
     try {
@@ -156,14 +158,23 @@ export async function captureHarness(agent: string, flags: CaptureFlags, io: Har
     builtinDir: builtinProfileDir(),
   });
 
+  // Staged next to the target and loaded and bound as a session would first: a capture that does
+  // not work never replaces what was there.
   mkdirSync(dir, { recursive: true });
-  const promptFile = join(dir, `${recipe.id}.prompt.md`);
-  writeAtomic(promptFile, written.prompt);
-  writeAtomic(profileFile, `${JSON.stringify(written.profile, null, 2)}\n`);
+  const staging = mkdtempSync(join(dir, `.${recipe.id}.staging-`));
+  let profile: HarnessProfile;
+  try {
+    const stagedProfile = join(staging, `${recipe.id}.json`);
+    writeFileSync(join(staging, `${recipe.id}.prompt.md`), written.prompt);
+    writeFileSync(stagedProfile, `${JSON.stringify(written.profile, null, 2)}\n`);
+    profile = readProfileFile(stagedProfile, 'user');
+    bindHarness(profile, nativeCapabilities({ wire: profile.wires[0] ?? 'responses', modelAcceptsImages: true }));
+    renameSync(join(staging, `${recipe.id}.prompt.md`), promptFile);
+    renameSync(stagedProfile, profileFile);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   storeCaptures(dir, recipe.id, captured);
-  // Loads and binds as a session would: a capture that does not work is not left in place silently.
-  const profile = readProfileFile(profileFile, 'user');
-  bindHarness(profile, nativeCapabilities({ wire: profile.wires[0] ?? 'responses', modelAcceptsImages: true }));
   return {
     id: recipe.id,
     agent: recipe.bins[0]!,
