@@ -102,7 +102,9 @@ describe('rig harness capture with a fake original', () => {
     expect((await capture(home, 'claude-code', '--bin', FAKE)).code).toBe(0);
     const again = await capture(home, 'claude-code', '--bin', FAKE);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/claude-code\.json already holds a capture \(version 9\.9\.9, \d{4}-\d\d-\d\d\); pass --refresh to capture again/);
+    expect(again.stderr).toMatch(
+      /claude-code\.json already holds a capture \(version 9\.9\.9, \d{4}-\d\d-\d\d\); the installed original is the same version; pass --refresh to capture again/,
+    );
     const refreshed = await capture(home, 'claude-code', '--bin', FAKE, '--refresh');
     expect(refreshed.stderr).toBe('');
     expect(refreshed.code).toBe(0);

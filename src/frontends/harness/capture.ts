@@ -92,18 +92,21 @@ export async function captureHarness(agent: string, flags: CaptureFlags, io: Har
   const dir = harnessDir(io);
   const profileFile = join(dir, `${recipe.id}.json`);
   const promptFile = join(dir, `${recipe.id}.prompt.md`);
+  const version = await probeVersion(bin, flags.unsandboxed === true);
   if (existsSync(profileFile) && !flags.refresh) {
     let what = 'a profile of your own';
     try {
       const existing = JSON.parse(readFileSync(profileFile, 'utf8')) as { capture?: { version?: string; captured?: string } };
-      if (existing.capture) what = `a capture (version ${existing.capture.version ?? '?'}, ${existing.capture.captured?.slice(0, 10) ?? '?'})`;
+      if (existing.capture) {
+        const was = existing.capture.version ?? '?';
+        what = `a capture (version ${was}, ${existing.capture.captured?.slice(0, 10) ?? '?'}); the installed original is ${was === version ? 'the same version' : `version ${version}`}`;
+      }
     } catch {
       // unreadable: still the user's file
     }
     throw new CaptureError(`${profileFile} already holds ${what}; pass --refresh to capture again and replace it`);
   }
 
-  const version = await probeVersion(bin, flags.unsandboxed === true);
   const model = flags.model ?? recipe.defaultModel;
   const timeoutMs = flags.timeout ? Number(flags.timeout) * 1000 : undefined;
   const captured: StoredCapture[] = [];
