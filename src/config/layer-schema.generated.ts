@@ -185,6 +185,45 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "default_model": {
             "type": "string"
+          },
+          "compat": {
+            "type": "object",
+            "properties": {
+              "developer_role": {
+                "type": "string",
+                "enum": [
+                  "developer",
+                  "system",
+                  "user"
+                ]
+              },
+              "later_system_as_user": {
+                "type": "boolean"
+              },
+              "reasoning_content": {
+                "type": "boolean"
+              },
+              "max_tokens_field": {
+                "type": "string",
+                "enum": [
+                  "max_tokens",
+                  "max_completion_tokens"
+                ]
+              },
+              "store": {
+                "type": "boolean"
+              },
+              "stream_usage": {
+                "type": "boolean"
+              },
+              "encrypted_reasoning": {
+                "type": "boolean"
+              },
+              "prompt_cache_key": {
+                "type": "boolean"
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false
@@ -1653,6 +1692,45 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
                 },
                 "default_model": {
                   "type": "string"
+                },
+                "compat": {
+                  "type": "object",
+                  "properties": {
+                    "developer_role": {
+                      "type": "string",
+                      "enum": [
+                        "developer",
+                        "system",
+                        "user"
+                      ]
+                    },
+                    "later_system_as_user": {
+                      "type": "boolean"
+                    },
+                    "reasoning_content": {
+                      "type": "boolean"
+                    },
+                    "max_tokens_field": {
+                      "type": "string",
+                      "enum": [
+                        "max_tokens",
+                        "max_completion_tokens"
+                      ]
+                    },
+                    "store": {
+                      "type": "boolean"
+                    },
+                    "stream_usage": {
+                      "type": "boolean"
+                    },
+                    "encrypted_reasoning": {
+                      "type": "boolean"
+                    },
+                    "prompt_cache_key": {
+                      "type": "boolean"
+                    }
+                  },
+                  "additionalProperties": false
                 }
               },
               "additionalProperties": false

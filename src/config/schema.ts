@@ -81,6 +81,19 @@ function providerSchema() {
     harness: z.string().optional(),
     /** rig: model used with this provider unless the config names one. */
     default_model: z.string().optional(),
+    /** rig: server quirks as named flags (src/model/compat.ts). */
+    compat: z
+      .strictObject({
+        developer_role: z.enum(['developer', 'system', 'user']).optional(),
+        later_system_as_user: z.boolean().optional(),
+        reasoning_content: z.boolean().optional(),
+        max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+        store: z.boolean().optional(),
+        stream_usage: z.boolean().optional(),
+        encrypted_reasoning: z.boolean().optional(),
+        prompt_cache_key: z.boolean().optional(),
+      })
+      .optional(),
   });
 }
 

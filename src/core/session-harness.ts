@@ -1,6 +1,6 @@
 // Picks the harness a session presents to the model, loads its profile, binds its tools to the
 // engine's capabilities, and returns the pure request shaper for it.
-import { platform } from 'node:os';
+import { homedir, platform, tmpdir } from 'node:os';
 import type { RigConfig } from '../config/index.js';
 import { findProjectRoot, isProjectTrusted } from '../config/index.js';
 import { chooseHarness, checkWireSupport } from '../harness/routing.js';
@@ -89,6 +89,8 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
     cwd,
     wire,
     os: platform(),
+    home: homedir(),
+    tmpdir: tmpdir(),
     ...(inputs.shellName ? { shell: inputs.shellName } : {}),
     tree: folderListing(cwd),
   };

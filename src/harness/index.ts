@@ -8,3 +8,4 @@ export * from './startup-context.js';
 export * from './text-actions/swe-agent.js';
 export * from './text-actions/terminus-2.js';
 export * from './text-actions/mini-swe-agent.js';
+export * from './request-settings.js';

@@ -207,6 +207,8 @@ export function readProfileFile(file: string, origin: ProfileOrigin): HarnessPro
     aliases: data.aliases,
     sources: data.sources,
     notes: data.notes,
+    ...(data.fidelity ? { fidelity: data.fidelity } : {}),
+    ...(data.capture ? { capture: data.capture } : {}),
     file,
     origin,
   };

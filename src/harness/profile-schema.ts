@@ -8,6 +8,19 @@ import { loadZod } from '../config/lazy-zod.js';
 
 export const WIRES = ['responses', 'chat', 'messages'] as const;
 
+/**
+ * Named reshapings of tool schemas on one wire, as an original's client library does them (Qwen
+ * Code's chat simplification, the AI SDK's Responses form). Applied in order (request-settings.ts).
+ */
+export const TOOL_SCHEMA_STEPS = [
+  'drop-$schema',
+  'drop-top-additional-properties',
+  'drop-numeric-bounds',
+  'drop-defaults',
+  'omit-empty-parameters',
+  'order-properties-required-type',
+] as const;
+
 /** How a harness talks to the model: tool calls, or actions parsed from plain text. */
 export const PROTOCOLS = ['tools', 'swe-agent-text', 'swe-agent-tools', 'terminus-json'] as const;
 
@@ -34,13 +47,84 @@ function buildSchemas(z: typeof Z) {
     exposure: z.enum(['advertised', 'deferred', 'hidden']).default('advertised'),
     /** Extra per-tool fields the original sends (defer_loading, eager_input_streaming, strict). */
     extras: jsonObject.default({}),
+    /** The schema on one wire when the original sends another there (null = no parameters object). */
+    parameters_by_wire: z.partialRecord(z.enum(WIRES), jsonObject.nullable()).optional(),
+    /** Extra per-tool fields on one wire only, merged over `extras`. */
+    extras_by_wire: z.partialRecord(z.enum(WIRES), jsonObject).optional(),
     /** Where the facts for this tool came from (capture file, reference section, upstream source). */
     source: z.string().optional(),
   });
 
+  /** Layout choices on the wire (model/types.ts WireShape, in the file's snake_case). */
+  const wireShapeSchema = z.strictObject({
+    /** instructions (default), or a Responses input item with role system / developer. */
+    system: z.enum(['instructions', 'system-item', 'developer-item']).optional(),
+    /** Responses: false = message items without `type: "message"`. */
+    item_type_field: z.boolean().optional(),
+    /** Chat: user content as one string or as text parts. */
+    user_content: z.enum(['string', 'parts']).optional(),
+    /** tool_choice as sent; null = not sent. */
+    tool_choice: z.unknown().optional(),
+    omit_parallel_tool_calls: z.boolean().optional(),
+    /** Chat: max_tokens or max_completion_tokens (a provider's compat flag wins). */
+    max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+    /** Send `store: false` (default on Responses; on Chat only when true). */
+    store: z.boolean().optional(),
+    stream_usage: z.boolean().optional(),
+    include_encrypted_reasoning: z.boolean().optional(),
+    /** Messages: where cache_control breakpoints go (default all three). */
+    cache_control: z
+      .strictObject({ system: z.boolean().optional(), last_message: z.boolean().optional(), last_tool: z.boolean().optional() })
+      .optional(),
+    /** Messages: the configured reasoning effort as output_config.effort. */
+    effort_in_output_config: z.boolean().optional(),
+    /** Top-level body keys first, in this order. */
+    field_order: z.array(z.string()).optional(),
+    /** Chat: tools sent without a parameters object. */
+    tools_without_parameters: z.array(z.string()).optional(),
+    /** Responses: function tools without a `strict` field (Qwen Code's client leaves it out). */
+    omit_tool_strict: z.boolean().optional(),
+  });
+
+  /** Settings that may differ per wire and per model family (request.by_wire, request.by_model). */
+  const settingsFields = {
+    max_tokens: z.number().int().positive().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    /** `parallel_tool_calls` as the original sends it (Responses and Chat). */
+    parallel_tool_calls: z.boolean().optional(),
+    /** The reasoning effort the original sends for the model when the user configures none. */
+    reasoning_effort: z.string().min(1).optional(),
+    /** Responses `text.verbosity` the original sends when the user configures none. */
+    verbosity: z.enum(['low', 'medium', 'high']).optional(),
+    /** Extra top-level body fields, merged over the ones of the layers before. */
+    extra_body: jsonObject.optional(),
+    extra_headers: z.record(z.string(), z.string()).optional(),
+    wire_shape: wireShapeSchema.optional(),
+    /** Tool schema reshaping steps on this wire (TOOL_SCHEMA_STEPS), replacing the ones before. */
+    tool_schema: z.array(z.enum(TOOL_SCHEMA_STEPS)).optional(),
+    /** Extra fields merged into every tool (pi's eager_input_streaming on Messages). */
+    tool_extras: jsonObject.optional(),
+  };
+  const requestSettingsSchema = z.strictObject(settingsFields);
+  const modelOverrideSchema = z.strictObject({
+    /** A regular expression (case-insensitive) the model id must match, e.g. `^claude-opus-4-[6-9]`. */
+    match: z.string().min(1).refine((text) => {
+      try {
+        new RegExp(text, 'i');
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'is not a valid regular expression'),
+    ...settingsFields,
+    by_wire: z.partialRecord(z.enum(WIRES), requestSettingsSchema).optional(),
+  });
+
   const startupContextSchema = z.strictObject({
     /** User-message text; `{{date}}`-style slots are filled at request time (request-shape.ts). */
-    text: z.string().min(1),
+    text: z.string().min(1).optional(),
+    /** More text parts after `text`, each wrapped and filled the same way (Qwen Code sends four). */
+    parts: z.array(z.string().min(1)).optional(),
     /** Canned assistant reply placed after it, or omitted for no reply (separate placement only). */
     reply: z.string().min(1).optional(),
     /**
@@ -71,9 +155,26 @@ function buildSchemas(z: typeof Z) {
   });
 
   const requestShapeSchema = z.strictObject({
-    startup_context: startupContextSchema.optional(),
+    startup_context: startupContextSchema
+      .refine((context) => context.text !== undefined || (context.parts?.length ?? 0) > 0, 'needs text or parts')
+      .optional(),
     max_tokens: z.number().int().positive().optional(),
     temperature: z.number().min(0).max(2).optional(),
+    parallel_tool_calls: z.boolean().optional(),
+    reasoning_effort: z.string().min(1).optional(),
+    verbosity: z.enum(['low', 'medium', 'high']).optional(),
+    wire_shape: wireShapeSchema.optional(),
+    tool_schema: z.array(z.enum(TOOL_SCHEMA_STEPS)).optional(),
+    tool_extras: jsonObject.optional(),
+    /** Settings for one wire, over the ones above. */
+    by_wire: z.partialRecord(z.enum(WIRES), requestSettingsSchema).default({}),
+    /** Settings for model families, over by_wire, each matching entry in order. */
+    by_model: z.array(modelOverrideSchema).default([]),
+    /**
+     * Codex's `<environment_context>` block in the first user message: only Codex (the native
+     * harness) sends it; `drop` leaves it out for every other original.
+     */
+    environment_context: z.enum(['keep', 'drop']).default('drop'),
     /** Extra top-level body fields, merged last. */
     extra_body: jsonObject.default({}),
     /** Extra body fields for one wire only (e.g. chat-only `thinking`), merged after extra_body. */
@@ -137,8 +238,23 @@ function buildSchemas(z: typeof Z) {
     sources: z.array(z.string()).default([]),
     /** Known gaps, stated rather than hidden. */
     notes: z.array(z.string()).default([]),
+    /**
+     * How far rig's first request is from the captured original's (test/harness/fidelity.test.ts):
+     * every difference that remains, with the reason it is accepted.
+     */
+    fidelity: z
+      .strictObject({
+        accepted_differences: z
+          .array(z.strictObject({ capture: z.string().min(1), at: z.string().min(1), reason: z.string().min(1) }))
+          .default([]),
+      })
+      .optional(),
+    /** Set by `rig harness capture`: where the profile came from and what it left out. */
+    capture: jsonObject.optional(),
   });
   return {
+    wireShapeSchema,
+    requestSettingsSchema,
     profileToolSchema,
     startupContextSchema,
     toolResultRenderingSchema,
@@ -176,6 +292,9 @@ export const aliasRulesSchema = lazySchema('aliasRulesSchema');
 export const profileSchema = lazySchema('profileSchema');
 
 export type ProfileFile = Z.infer<Schemas['profileSchema']>;
+export type WireShapeSettings = Z.infer<Schemas['wireShapeSchema']>;
+export type RequestSettings = Z.infer<Schemas['requestSettingsSchema']>;
+export type ToolSchemaStep = (typeof TOOL_SCHEMA_STEPS)[number];
 export type ProfileToolDecl = Z.infer<Schemas['profileToolSchema']>;
 export type RequestShape = Z.infer<Schemas['requestShapeSchema']>;
 export type AliasRules = Z.infer<Schemas['aliasRulesSchema']>;

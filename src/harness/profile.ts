@@ -1,7 +1,7 @@
 // A loaded harness profile: the validated file plus everything it points at (prompt text,
 // description files) resolved, so nothing later needs the filesystem.
 import type { WireApi } from '../model/types.js';
-import type { AliasRules, Protocol, ProfileToolDecl, RequestShape } from './profile-schema.js';
+import type { AliasRules, ProfileFile, Protocol, ProfileToolDecl, RequestShape } from './profile-schema.js';
 
 export type ProfileOrigin = 'builtin' | 'user' | 'project';
 
@@ -31,6 +31,10 @@ export interface HarnessProfile {
   aliases: AliasRules;
   sources: string[];
   notes: string[];
+  /** Accepted differences from the captured original (profile-schema.ts). */
+  fidelity?: NonNullable<ProfileFile['fidelity']>;
+  /** Set on profiles written by `rig harness capture`. */
+  capture?: Record<string, unknown>;
   /** Absolute path of the profile file. */
   file: string;
   origin: ProfileOrigin;

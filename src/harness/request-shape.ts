@@ -12,6 +12,28 @@ import type { HarnessProfile } from './profile.js';
 import type { ToolResultRendering } from './profile-schema.js';
 import { FORMAT_ERROR_TOOL, INITIAL_SCREEN_CALL_ID } from './text-protocol/actions.js';
 import { applyInstanceTemplate } from './instance-template.js';
+import { effectiveSettings, reshapeTools, toWireShape } from './request-settings.js';
+
+/** Codex's environment block, which only the native harness sends (request.environment_context). */
+const ENVIRONMENT_CONTEXT = '<environment_context>';
+/** Text parts the engine injects at the start of a thread (AGENTS.md, environment): not the user's prompt. */
+const INJECTED_CONTEXT = [ENVIRONMENT_CONTEXT, '# AGENTS.md instructions', '<user_instructions>'];
+
+function isInjectedContext(item: ConversationItem): boolean {
+  if (item.type !== 'message' || item.role !== 'user') return false;
+  const texts = item.content.flatMap((part) => (part.type === 'input_image' ? [] : [part.text.trimStart()]));
+  return texts.length > 0 && texts.every((text) => INJECTED_CONTEXT.some((tag) => text.startsWith(tag)));
+}
+
+/** The input without Codex's environment block; a message left empty goes too. */
+function withoutEnvironmentContext(input: ConversationItem[]): ConversationItem[] {
+  return input.flatMap((item): ConversationItem[] => {
+    if (item.type !== 'message' || item.role !== 'user') return [item];
+    const content = item.content.filter((part) => part.type === 'input_image' || !part.text.trimStart().startsWith(ENVIRONMENT_CONTEXT));
+    if (content.length === item.content.length) return [item];
+    return content.length > 0 ? [{ ...item, content }] : [];
+  });
+}
 
 export interface ShapeEnvironment {
   now: Date;
@@ -25,6 +47,10 @@ export interface ShapeEnvironment {
   wire?: WireApi;
   /** `uname -srvm` for instance templates; the running machine's when unset. */
   systemInformation?: string;
+  /** The user's home directory, for the `{{home}}` slot of captured prompts. */
+  home?: string;
+  /** The temp directory, for the `{{tmpdir}}` slot of captured prompts. */
+  tmpdir?: string;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -42,15 +68,25 @@ export function longDate(now: Date): string {
   return `${WEEKDAYS[now.getUTCDay()]}, ${MONTHS[now.getUTCMonth()]} ${now.getUTCDate()}, ${now.getUTCFullYear()}`;
 }
 
+/** `Www Mmm DD YYYY` (JavaScript's Date#toDateString, which opencode's prompt shows), in UTC. */
+export function dateString(now: Date): string {
+  const day = now.toUTCString().slice(0, 3);
+  const month = MONTHS[now.getUTCMonth()]!.slice(0, 3);
+  return `${day} ${month} ${String(now.getUTCDate()).padStart(2, '0')} ${now.getUTCFullYear()}`;
+}
+
 /**
- * Fills `{{name}}` slots: cwd, date (YYYY-MM-DD), long_date, os, shell, tree, model. Unknown slots
- * are left as written so a user's own prompt may contain literal braces.
+ * Fills `{{name}}` slots: cwd, home, tmpdir, date (YYYY-MM-DD), long_date, date_string, os, shell,
+ * tree, model. Unknown slots are left as written so a user's own prompt may contain literal braces.
  */
 export function renderTemplate(template: string, env: ShapeEnvironment, model: string): string {
   const values: Record<string, string> = {
     cwd: env.cwd,
     date: isoDate(env.now),
     long_date: longDate(env.now),
+    date_string: dateString(env.now),
+    home: env.home ?? '~',
+    tmpdir: env.tmpdir ?? '/tmp',
     os: env.os,
     shell: env.shell ?? 'bash',
     tree: env.tree ?? '',
@@ -128,7 +164,7 @@ function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: Conversatio
 
 /** Returns a new request with the profile's prompt, startup context, limits and extras applied. */
 export function shapeRequest(
-  profile: Pick<HarnessProfile, 'prompt' | 'request' | 'instanceTemplate'>,
+  profile: Pick<HarnessProfile, 'prompt' | 'request' | 'instanceTemplate'> & Partial<Pick<HarnessProfile, 'tools'>>,
   request: ModelRequest,
   env: ShapeEnvironment,
 ): ModelRequest {
@@ -136,18 +172,19 @@ export function shapeRequest(
   const prompt = renderTemplate(profile.prompt, env, request.model).trimEnd();
   const instructions = [prompt, request.instructions].filter((text) => text !== '').join('\n\n');
   let input: ConversationItem[] = [];
+  const source = shape.environment_context === 'keep' ? request.input : withoutEnvironmentContext(request.input);
   // The terminal screen the driver captured before the first reply (Terminus 2) belongs in the
   // instance template, not in the conversation.
   let terminalState: string | undefined;
   // A text-protocol format error is not a tool the model knows: the call vanishes and its message
   // goes back as a plain user message, as the originals send it.
   const formatErrors = new Set(
-    request.input.flatMap((item) => (item.type === 'function_call' && item.name === FORMAT_ERROR_TOOL ? [item.call_id] : [])),
+    source.flatMap((item) => (item.type === 'function_call' && item.name === FORMAT_ERROR_TOOL ? [item.call_id] : [])),
   );
   const toolNames = new Map(
-    request.input.flatMap((item) => (item.type === 'function_call' || item.type === 'custom_tool_call' ? [[item.call_id, item.name] as const] : [])),
+    source.flatMap((item) => (item.type === 'function_call' || item.type === 'custom_tool_call' ? [[item.call_id, item.name] as const] : [])),
   );
-  for (const item of request.input) {
+  for (const item of source) {
     if ((item.type === 'function_call' || item.type === 'function_call_output') && item.call_id === INITIAL_SCREEN_CALL_ID) {
       if (item.type === 'function_call_output') terminalState = typeof item.output === 'string' ? item.output : item.output.map((part) => ('text' in part ? part.text : '')).join('');
       continue;
@@ -169,28 +206,44 @@ export function shapeRequest(
   }
   const startup = shape.startup_context;
   if (startup) {
-    const text = startup.wrap.replace('{text}', renderTemplate(startup.text, env, request.model));
-    const firstUser = input.findIndex((item) => item.type === 'message' && item.role === 'user');
+    const texts = [...(startup.text !== undefined ? [startup.text] : []), ...(startup.parts ?? [])].map((text) =>
+      startup.wrap.replace('{text}', renderTemplate(text, env, request.model)),
+    );
+    // The user's prompt message, not the AGENTS.md / environment message the engine put before it.
+    const firstUser = input.findIndex((item) => item.type === 'message' && item.role === 'user' && !isInjectedContext(item));
     const target = input[firstUser];
     if (startup.placement === 'first-user-message' && target?.type === 'message') {
-      input[firstUser] = { ...target, content: [textPart('user', text), ...target.content] };
+      input[firstUser] = { ...target, content: [...texts.map((text) => textPart('user', text)), ...target.content] };
     } else {
-      const lead: ConversationItem[] = [{ type: 'message', role: 'user', content: [textPart('user', text)] }];
+      const lead: ConversationItem[] = [{ type: 'message', role: 'user', content: texts.map((text) => textPart('user', text)) }];
       if (startup.reply !== undefined) {
         lead.push({ type: 'message', role: 'assistant', content: [textPart('assistant', startup.reply)] });
       }
       input.unshift(...lead);
     }
   }
-  const shaped: ModelRequest = { ...request, instructions, input };
-  if (shape.max_tokens !== undefined) shaped.maxOutputTokens = shape.max_tokens;
-  if (shape.temperature !== undefined) shaped.temperature = shape.temperature;
-  const wireBody = env.wire ? shape.extra_body_by_wire[env.wire] : undefined;
-  const extraBody: Record<string, unknown> = { ...request.extraBody, ...shape.extra_body, ...wireBody };
+  const settings = effectiveSettings(shape, env.wire, request.model);
+  const reshaped = reshapeTools(request.tools, profile.tools, env.wire, settings);
+  const withoutParameters = reshaped.withoutParameters;
+  // Captured descriptions carry the same slots as captured prompts (a temp dir, the workspace).
+  const tools = reshaped.tools.map((tool) => (tool.description.includes('{{') ? { ...tool, description: renderTemplate(tool.description, env, request.model) } : tool));
+  const shaped: ModelRequest = { ...request, instructions, input, tools };
+  if (settings.maxTokens !== undefined) shaped.maxOutputTokens = settings.maxTokens;
+  if (settings.temperature !== undefined) shaped.temperature = settings.temperature;
+  if (settings.parallelToolCalls !== undefined) shaped.parallelToolCalls = settings.parallelToolCalls;
+  // The user's configured effort and verbosity win over the original's per-model defaults.
+  if (settings.reasoningEffort !== undefined && request.reasoningEffort === undefined) shaped.reasoningEffort = settings.reasoningEffort;
+  if (settings.verbosity !== undefined && request.verbosity === undefined) shaped.verbosity = settings.verbosity;
+  const extraBody: Record<string, unknown> = { ...request.extraBody, ...settings.extraBody };
   if (!shape.stream) extraBody['stream'] = false;
   if (Object.keys(extraBody).length > 0) shaped.extraBody = extraBody;
-  if (Object.keys(shape.extra_headers).length > 0) {
-    shaped.extraHeaders = { ...request.extraHeaders, ...shape.extra_headers };
+  if (Object.keys(settings.extraHeaders).length > 0) {
+    shaped.extraHeaders = { ...request.extraHeaders, ...settings.extraHeaders };
   }
+  const wireShape = toWireShape({
+    ...settings.wireShape,
+    ...(withoutParameters.length > 0 ? { tools_without_parameters: withoutParameters } : {}),
+  });
+  if (wireShape) shaped.wireShape = wireShape;
   return shaped;
 }

@@ -6,6 +6,7 @@ import { effectiveRetryLimits, providerAuth, type Env, type ProviderInfo } from 
 import type { RetryClock } from './transport/retry.js';
 import type { WireAdapter } from './transport/wire-adapter.js';
 import { splitUrlCredentials } from './url.js';
+import { resolveCompat } from './compat.js';
 
 export interface CreateModelClientOptions {
   env: Env;
@@ -85,11 +86,13 @@ export function providerHeaders(provider: ProviderInfo, options: CreateModelClie
 
 export async function createModelClient(provider: ProviderInfo, options: CreateModelClientOptions): Promise<ModelClient> {
   const headers = providerHeaders(provider, options); // throws ModelSetupError for a missing key
-  const [adapter, transport, retry] = await Promise.all([
+  const [wireAdapter, transport, retry] = await Promise.all([
     loadAdapter(provider.wire_api),
     import('./transport/model-stream.js'),
     import('./transport/retry.js'),
   ]);
+  const compat = resolveCompat(provider);
+  const adapter: WireAdapter = { ...wireAdapter, buildBody: (request) => wireAdapter.buildBody(request, compat) };
   const limits = effectiveRetryLimits(provider);
   const clock = options.clock ?? retry.realClock();
   const fetchImpl = options.fetch ?? globalThis.fetch;

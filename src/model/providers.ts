@@ -12,6 +12,7 @@
 // defaults (gpt-oss 20B).
 import type { WireApi } from './types.js';
 import { ModelSetupError } from './errors.js';
+import { COMPAT_FLAGS, type ProviderCompat } from './compat.js';
 
 export interface ProviderInfo {
   id: string;
@@ -31,6 +32,8 @@ export interface ProviderInfo {
   harness?: string;
   /** The model used with this provider unless `model` (config or -m) names one. */
   default_model?: string;
+  /** Server quirks (compat.ts); unset flags take the built-in provider's defaults. */
+  compat?: ProviderCompat;
 }
 
 /**
@@ -150,6 +153,7 @@ export function resolveProvider(
     http_headers: mergeMaps(base.http_headers, user?.http_headers),
     env_http_headers: mergeMaps(base.env_http_headers, user?.env_http_headers),
     query_params: mergeMaps(base.query_params, user?.query_params),
+    ...(user?.compat ? { compat: { ...base.compat, ...definedOnly(user.compat) } } : {}),
     id,
   };
   if (merged.name === undefined) merged.name = id;
@@ -181,6 +185,11 @@ function validateProvider(p: Partial<ProviderInfo>): ProviderInfo {
     const value = p[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
       throw new ModelSetupError(`${where}.${key} must be a non-negative integer, got ${String(value)}.`);
+    }
+  }
+  for (const key of Object.keys(p.compat ?? {})) {
+    if (!(COMPAT_FLAGS as readonly string[]).includes(key)) {
+      throw new ModelSetupError(`${where}.compat.${key} is not a known flag; known flags: ${COMPAT_FLAGS.join(', ')}.`);
     }
   }
   if (p.env_key !== undefined && (typeof p.env_key !== 'string' || p.env_key === '')) {

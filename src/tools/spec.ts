@@ -30,6 +30,8 @@ export interface ExecRequest {
   shell?: string;
   /** Allocate a pseudo-terminal. */
   tty?: boolean;
+  /** Run `command` in a login shell (`-lc`); unset = the exec layer's default. */
+  login?: boolean;
   /** How long to wait before returning with the process still running (unified exec). */
   yieldTimeMs?: number;
   /** The model asked to run outside the sandbox, with this justification. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfileDir, listProfileLocations, readProfileFile } from '../../src/harness/loader.js';
 import { bindHarness } from '../../src/tools/harness/registry.js';
+import { effectiveSettings, reshapeTools } from '../../src/harness/request-settings.js';
 import { nativeCapabilities } from '../../src/tools/native/registry.js';
 import { toDefinition } from '../../src/tools/spec.js';
 import { tmuxSessionName } from '../../src/tools/harness/terminal.js';
@@ -45,10 +46,14 @@ function wireTools(wire: MockWire, body: Record<string, unknown>): { name: strin
   });
 }
 
-/** What the profile says the model sees first: its advertised tools, bound as a session binds them. */
-function expectedTools(id: string, file: string, wire: MockWire): ToolDefinition[] {
-  const bound = bindHarness(readProfileFile(file, 'builtin'), nativeCapabilities({ wire, modelAcceptsImages: true }));
-  return bound.advertised.map(toDefinition);
+/**
+ * What the profile says the model sees first: its advertised tools, bound as a session binds them
+ * and reshaped for the wire as the profile says (per-wire schemas, schema steps, tool extras).
+ */
+function expectedTools(id: string, file: string, wire: MockWire): { tools: ToolDefinition[]; withoutParameters: string[] } {
+  const profile = readProfileFile(file, 'builtin');
+  const bound = bindHarness(profile, nativeCapabilities({ wire, modelAcceptsImages: true }));
+  return reshapeTools(bound.advertised.map(toDefinition), profile.tools, wire, effectiveSettings(profile.request, wire, 'mock-model'));
 }
 
 const cases = builtins.flatMap(({ id, file }) => readProfileFile(file, 'builtin').wires.map((wire) => ({ id, file, wire })));
@@ -99,14 +104,16 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
           // The tool list on the wire is the profile's: names in order, schemas exactly (so required
           // fields and enums too), extras merged; a text protocol sends no tool list at all.
           const sent = wireTools(wire, mock.requests[0]!.body as Record<string, unknown>);
-          const expected = expectedTools(id, file, wire);
+          const { tools: expected, withoutParameters } = expectedTools(id, file, wire);
           if (expected.length === 0) expect(sent).toBeUndefined();
           else {
             expect(sent?.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
+            const shape = effectiveSettings(readProfileFile(file, 'builtin').request, wire, 'mock-model').wireShape;
             expected.forEach((tool, index) => {
-              if (tool.kind === 'function') expect(sent?.[index]?.schema, tool.name).toEqual(tool.parameters);
+              const bare = withoutParameters.includes(tool.name);
+              if (tool.kind === 'function') expect(sent?.[index]?.schema, tool.name).toEqual(bare ? undefined : tool.parameters);
               // Responses function tools carry `strict` themselves (false unless an extra says otherwise).
-              const own = wire === 'responses' && tool.kind === 'function' ? { strict: false } : {};
+              const own = wire === 'responses' && tool.kind === 'function' && !shape.omit_tool_strict ? { strict: false } : {};
               expect(sent?.[index]?.rest, `${tool.name} extra fields`).toEqual({ ...own, ...tool.extras });
             });
           }

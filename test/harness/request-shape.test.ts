@@ -149,7 +149,7 @@ describe('startup context placement', () => {
 
 describe('instance templates (mini-swe-agent, SWE-agent, Terminus 2 put the task in the first user message)', () => {
   const shape = requestShapeSchema.parse({});
-  const context = { type: 'message' as const, role: 'user' as const, content: [{ type: 'input_text' as const, text: '<environment_context>x</environment_context>' }] };
+  const context = { type: 'message' as const, role: 'user' as const, content: [{ type: 'input_text' as const, text: '# AGENTS.md instructions for /srv/app\n\n<INSTRUCTIONS>x</INSTRUCTIONS>' }] };
 
   it('rewrites the task message, after the injected context, and leaves later user messages alone', () => {
     const template = 'Task: {{task}}\n<system_information>\n{{system_information}}\n</system_information>\nIn {{cwd}}\n';

@@ -144,7 +144,9 @@ describe('run()', () => {
 
     expect(JSON.parse(turn.finalResponse)).toEqual({ answer: 42 });
     expect(requestsSince(before)[0]!.body.model).toMatch(/^gpt-/);
+    // The native harness sends Codex's default verbosity for GPT-5-family models alongside it.
     expect(requestsSince(before)[0]!.body.text).toEqual({
+      verbosity: 'low',
       format: { type: 'json_schema', name: 'codex_output_schema', schema, strict: true },
     });
   });

@@ -3,6 +3,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ModelErrorKind, ModelEvent } from '../../protocol/index.js';
 import type { ModelRequest, WireApi } from '../types.js';
+import type { ResolvedCompat } from '../compat.js';
 
 /** Why an attempt failed, and whether another attempt may help. */
 export interface AttemptFailure {
@@ -43,7 +44,8 @@ export interface WireAdapter {
   readonly wire: WireApi;
   /** Path appended to the provider base URL. */
   readonly path: string;
-  buildBody(request: ModelRequest): Record<string, unknown>;
+  /** `compat`: the provider's quirk flags; the generic defaults of the wire when absent. */
+  buildBody(request: ModelRequest, compat?: ResolvedCompat): Record<string, unknown>;
   createParser(request: ModelRequest): WireStreamParser;
 }
 

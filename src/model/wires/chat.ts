@@ -1,7 +1,9 @@
 // OpenAI Chat Completions (POST /chat/completions, SSE) as spoken by OpenAI-compatible servers:
 // OpenRouter, DeepSeek, Kimi, Qwen, GLM, Ollama, LM Studio. Their quirks handled here:
 // `reasoning_content` (or `reasoning`) deltas, tool calls split across chunks (sometimes with the id
-// and name repeated), usage in a trailing chunk with no choices, and a missing `[DONE]`.
+// and name repeated), usage in a trailing chunk with no choices, and a missing `[DONE]`. What a
+// server accepts in a request (roles, reasoning echo, the output-cap field, store, stream usage) is
+// decided by the provider's compat flags (compat.ts), never for every server.
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
@@ -13,7 +15,11 @@ import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser
 import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure, isCompleteJson } from './output-limit.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage } from './shared-types.js';
+import type { WireShape } from '../types.js';
+import type { ResolvedCompat } from '../compat.js';
 import {
+  compatOrDefault,
+  orderFields,
   customToolNames,
   toolOutputText,
   unwrapCustomToolInput,
@@ -60,8 +66,11 @@ interface ChatParserState {
 
 // ---- request lowering ----------------------------------------------------------------------
 
-function userContent(parts: ContentPart[]): ChatCompletionMessageParam['content'] {
-  if (!parts.some((p) => p.type === 'input_image')) return partsText(parts);
+function userContent(parts: ContentPart[], form: WireShape['userContent']): ChatCompletionMessageParam['content'] {
+  if (!parts.some((p) => p.type === 'input_image')) {
+    if (form !== 'parts') return partsText(parts);
+    return parts.flatMap((p) => (p.type === 'input_image' ? [] : [{ type: 'text' as const, text: p.text }]));
+  }
   return parts.map((p) =>
     p.type === 'input_image'
       ? { type: 'image_url' as const, image_url: { url: p.image_url, ...(p.detail === 'low' || p.detail === 'high' ? { detail: p.detail } : {}) } }
@@ -73,9 +82,19 @@ function partsText(parts: ContentPart[]): string {
   return parts.map((p) => (p.type === 'input_image' ? '' : p.text)).join('');
 }
 
+/** The role a non-assistant message goes out as, after the provider's quirk flags. */
+function messageRole(role: 'user' | 'system' | 'developer', first: boolean, compat: ResolvedCompat): 'user' | 'system' | 'developer' {
+  const mapped = role === 'developer' ? compat.developer_role : role;
+  // Many compatible servers reject a system/developer message after the first one (Qwen/vLLM
+  // templates raise); as in Codex's DeepSeek fix-up, later ones go as user where the flag says so.
+  if (mapped !== 'user' && !first && compat.later_system_as_user) return 'user';
+  return mapped;
+}
+
 /** Consecutive assistant-side items (reasoning, text, tool calls) form one assistant message. */
-function lowerMessages(request: ModelRequest): ChatMessage[] {
+function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessage[] {
   const messages: ChatMessage[] = [];
+  const shape = request.wireShape ?? {};
   if (request.instructions) messages.push({ role: 'system', content: request.instructions });
   let assistant: { content: string; reasoning: string } | undefined;
   const calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];
@@ -85,7 +104,7 @@ function lowerMessages(request: ModelRequest): ChatMessage[] {
       role: 'assistant',
       content: assistant.content === '' && calls.length ? null : assistant.content,
       ...(calls.length ? { tool_calls: calls.splice(0) } : {}),
-      ...(assistant.reasoning ? { reasoning_content: assistant.reasoning } : {}),
+      ...(assistant.reasoning && compat.reasoning_content ? { reasoning_content: assistant.reasoning } : {}),
     };
     messages.push(msg);
     assistant = undefined;
@@ -98,9 +117,12 @@ function lowerMessages(request: ModelRequest): ChatMessage[] {
           open().content += partsText(item.content);
         } else {
           flush();
-          // Many compatible servers reject a system/developer message after the first one
-          // (Qwen/vLLM templates raise); as in Codex's DeepSeek fix-up, later ones go as user.
-          messages.push({ role: 'user', content: userContent(item.content) } as ChatMessage);
+          const role = messageRole(item.role, messages.length === 0, compat);
+          messages.push(
+            (role === 'user'
+              ? { role, content: userContent(item.content, shape.userContent) }
+              : { role, content: partsText(item.content) }) as ChatMessage,
+          );
         }
         break;
       case 'reasoning': {
@@ -128,32 +150,46 @@ function lowerMessages(request: ModelRequest): ChatMessage[] {
 }
 
 function lowerTools(request: ModelRequest): ChatCompletionTool[] {
+  const bare = new Set(request.wireShape?.toolsWithoutParameters ?? []);
   return request.tools.map((tool) => ({
     type: 'function' as const,
     function:
       tool.kind === 'function'
-        ? { name: tool.name, description: tool.description, parameters: tool.parameters, ...(tool.strict ? { strict: true } : {}), ...tool.extras }
+        ? {
+            name: tool.name,
+            description: tool.description,
+            // A tool the original sends without a parameters object (Qwen Code's get_goal on chat).
+            ...(bare.has(tool.name) ? {} : { parameters: tool.parameters }),
+            ...(tool.strict ? { strict: true } : {}),
+            ...tool.extras,
+          }
         : { name: tool.name, description: wrappedCustomToolDescription(tool), parameters: wrappedCustomToolSchema(), ...tool.extras },
   }));
 }
 
-export function buildChatBody(request: ModelRequest): Record<string, unknown> {
+export function buildChatBody(request: ModelRequest, flags?: ResolvedCompat): Record<string, unknown> {
+  const compat = compatOrDefault('chat', flags);
+  const shape = request.wireShape ?? {};
   const hasTools = request.tools.length > 0;
+  const toolChoice = shape.toolChoice === undefined ? 'auto' : shape.toolChoice;
+  const maxTokensField = compat.max_tokens_field ?? shape.maxTokensField ?? 'max_tokens';
   const body: ChatBody = {
     model: request.model,
-    messages: lowerMessages(request),
-    ...(hasTools ? { tools: lowerTools(request), tool_choice: 'auto' as const } : {}),
-    ...(hasTools && request.parallelToolCalls !== undefined ? { parallel_tool_calls: request.parallelToolCalls } : {}),
+    messages: lowerMessages(request, compat),
+    ...(hasTools ? { tools: lowerTools(request) } : {}),
+    ...(hasTools && toolChoice !== null ? { tool_choice: toolChoice as ChatBody['tool_choice'] } : {}),
+    ...(hasTools && request.parallelToolCalls !== undefined && !shape.omitParallelToolCalls ? { parallel_tool_calls: request.parallelToolCalls } : {}),
     stream: true,
-    stream_options: { include_usage: true },
-    ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
+    ...(compat.stream_usage && shape.streamUsage !== false ? { stream_options: { include_usage: true } } : {}),
+    ...(shape.store === true && compat.store ? { store: false } : {}),
+    ...(request.maxOutputTokens !== undefined ? { [maxTokensField]: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.reasoningEffort !== undefined ? { reasoning_effort: request.reasoningEffort as ChatBody['reasoning_effort'] } : {}),
     ...(request.outputSchema
       ? { response_format: { type: 'json_schema' as const, json_schema: { name: 'codex_output_schema', schema: request.outputSchema, strict: true } } }
       : {}),
   };
-  return { ...body, ...request.extraBody };
+  return orderFields({ ...body, ...request.extraBody }, shape.fieldOrder);
 }
 
 // ---- stream parsing ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure, isCompleteJson } from './output-limit.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage, ToolOutput } from './shared-types.js';
 import {
+  orderFields,
   argumentsObject,
   customToolNames,
   parseDataUrl,
@@ -119,7 +120,7 @@ function lowerItem(item: ConversationItem): { role: 'user' | 'assistant'; blocks
 }
 
 /** Consecutive same-role items merge into one message (the API wants alternating roles). */
-function lowerMessages(request: ModelRequest): MessageParam[] {
+function lowerMessages(request: ModelRequest, cacheLastMessage: boolean): MessageParam[] {
   const messages: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   for (const item of request.input) {
     const { role, blocks } = lowerItem(item);
@@ -129,14 +130,14 @@ function lowerMessages(request: ModelRequest): MessageParam[] {
     else messages.push({ role, content: blocks });
   }
   // Prompt caching: a breakpoint on the last block caches the whole conversation prefix.
-  const lastBlock = messages[messages.length - 1]?.content.at(-1);
+  const lastBlock = cacheLastMessage ? messages[messages.length - 1]?.content.at(-1) : undefined;
   if (lastBlock && lastBlock.type !== 'thinking' && lastBlock.type !== 'redacted_thinking') {
     (lastBlock as { cache_control?: unknown }).cache_control = EPHEMERAL;
   }
   return messages;
 }
 
-function lowerTools(request: ModelRequest): MessagesTool[] {
+function lowerTools(request: ModelRequest, cacheLastTool: boolean): MessagesTool[] {
   const tools: MessagesTool[] = request.tools.map((tool) =>
     tool.kind === 'function'
       ? { name: tool.name, description: tool.description, input_schema: tool.parameters as MessagesTool['input_schema'], ...tool.extras }
@@ -147,23 +148,39 @@ function lowerTools(request: ModelRequest): MessagesTool[] {
           ...tool.extras,
         },
   );
-  const last = tools.at(-1);
+  const last = cacheLastTool ? tools.at(-1) : undefined;
   if (last) last.cache_control = EPHEMERAL;
   return tools;
 }
 
+/** Claude Code's effort levels: rig's and Codex's names folded onto low / medium / high. */
+function outputEffort(effort: string): string {
+  if (effort === 'minimal' || effort === 'low') return 'low';
+  if (effort === 'high' || effort === 'xhigh' || effort === 'max' || effort === 'ultra') return 'high';
+  return effort;
+}
+
 export function buildMessagesBody(request: ModelRequest): Record<string, unknown> {
-  const tools = lowerTools(request);
+  const shape = request.wireShape ?? {};
+  const cache = { system: true, lastMessage: true, lastTool: true, ...shape.cacheControl };
+  const tools = lowerTools(request, cache.lastTool);
+  const system = { type: 'text' as const, text: request.instructions, ...(cache.system ? { cache_control: EPHEMERAL } : {}) };
   const body: MessagesBody = {
     model: request.model,
     max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
-    ...(request.instructions ? { system: [{ type: 'text' as const, text: request.instructions, cache_control: EPHEMERAL }] } : {}),
-    messages: lowerMessages(request),
+    ...(request.instructions ? { system: [system] } : {}),
+    messages: lowerMessages(request, cache.lastMessage),
     ...(tools.length ? { tools } : {}),
+    ...(tools.length && shape.toolChoice !== undefined && shape.toolChoice !== null ? { tool_choice: shape.toolChoice as MessagesBody['tool_choice'] } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     stream: true,
   };
-  return { ...body, ...request.extraBody };
+  const out: Record<string, unknown> = { ...body, ...request.extraBody };
+  // The configured effort wins over a profile's per-model default in extra_body.
+  if (shape.effortInOutputConfig && request.reasoningEffort !== undefined && request.reasoningEffort !== 'none') {
+    out['output_config'] = { ...(out['output_config'] as object | undefined), effort: outputEffort(request.reasoningEffort) };
+  }
+  return orderFields(out, shape.fieldOrder);
 }
 
 // ---- stream parsing ------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser
 import { retryAfterFromText } from '../transport/retry.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure } from './output-limit.js';
+import { compatOrDefault, orderFields } from './shared.js';
+import type { ResolvedCompat } from '../compat.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, TokenUsage, ToolOutput } from './shared-types.js';
 
 // ---- request types -------------------------------------------------------------------------
@@ -61,11 +63,13 @@ function lowerContent(parts: ContentPart[]): Record<string, unknown>[] {
   return parts.map((part) => ({ ...part }));
 }
 
-function lowerItem(item: ConversationItem): Record<string, unknown> | undefined {
+function lowerItem(item: ConversationItem, compat: ResolvedCompat, typeField: boolean): Record<string, unknown> | undefined {
   const id = 'id' in item && item.id && SERVER_ID.test(item.id) ? { id: item.id } : {};
   switch (item.type) {
-    case 'message':
-      return { type: 'message', role: item.role, content: lowerContent(item.content), ...id };
+    case 'message': {
+      const role = item.role === 'developer' ? compat.developer_role : item.role;
+      return { ...(typeField ? { type: 'message' } : {}), role, content: lowerContent(item.content), ...id };
+    }
     case 'reasoning': {
       if (!item.encrypted_content && !id.id && !item.content?.length) return undefined;
       return {
@@ -87,14 +91,27 @@ function lowerItem(item: ConversationItem): Record<string, unknown> | undefined 
   }
 }
 
+/** The input list: the system prompt first when the shape puts it there (a role item, string content). */
+function lowerInput(request: ModelRequest, compat: ResolvedCompat): Record<string, unknown>[] {
+  const shape = request.wireShape ?? {};
+  const typeField = shape.itemTypeField !== false;
+  const items = request.input.map((item) => lowerItem(item, compat, typeField)).filter((i) => i !== undefined);
+  if (request.instructions && (shape.system === 'system-item' || shape.system === 'developer-item')) {
+    const role = shape.system === 'system-item' ? 'system' : compat.developer_role;
+    items.unshift({ ...(typeField ? { type: 'message' } : {}), role, content: request.instructions });
+  }
+  return items;
+}
+
 function lowerTools(request: ModelRequest): ResponsesTool[] {
+  const omitStrict = request.wireShape?.omitToolStrict === true;
   return request.tools.map((tool): ResponsesTool => {
     if (tool.kind === 'function') {
       return {
         type: 'function',
         name: tool.name,
         description: tool.description,
-        strict: tool.strict ?? false,
+        ...(omitStrict ? {} : { strict: tool.strict ?? false }),
         parameters: tool.parameters,
         ...tool.extras,
       } as ResponsesTool;
@@ -109,15 +126,19 @@ function lowerTools(request: ModelRequest): ResponsesTool[] {
   });
 }
 
-export function buildResponsesBody(request: ModelRequest): Record<string, unknown> {
+export function buildResponsesBody(request: ModelRequest, flags?: ResolvedCompat): Record<string, unknown> {
+  const compat = compatOrDefault('responses', flags);
+  const shape = request.wireShape ?? {};
   const usesReasoning = request.reasoningEffort !== undefined || request.reasoningSummary !== undefined;
+  const instructionsField = shape.system === undefined || shape.system === 'instructions';
+  const toolChoice = shape.toolChoice === undefined ? 'auto' : shape.toolChoice;
   const body: ResponsesBody = {
     model: request.model,
-    ...(request.instructions ? { instructions: request.instructions } : {}),
-    input: request.input.map(lowerItem).filter((i) => i !== undefined) as unknown as ResponseInputItem[],
+    ...(request.instructions && instructionsField ? { instructions: request.instructions } : {}),
+    input: lowerInput(request, compat) as unknown as ResponseInputItem[],
     tools: lowerTools(request),
-    tool_choice: 'auto',
-    parallel_tool_calls: request.parallelToolCalls ?? false,
+    ...(toolChoice !== null ? { tool_choice: toolChoice as ResponsesBody['tool_choice'] } : {}),
+    ...(shape.omitParallelToolCalls ? {} : { parallel_tool_calls: request.parallelToolCalls ?? false }),
     ...(usesReasoning
       ? {
           reasoning: {
@@ -126,10 +147,12 @@ export function buildResponsesBody(request: ModelRequest): Record<string, unknow
           } as ResponsesBody['reasoning'],
         }
       : {}),
-    store: false,
+    ...(shape.store !== false && compat.store ? { store: false } : {}),
     stream: true,
-    ...(usesReasoning ? { include: ['reasoning.encrypted_content'] } : {}),
-    ...(request.promptCacheKey ? { prompt_cache_key: request.promptCacheKey } : {}),
+    ...(usesReasoning && shape.includeEncryptedReasoning !== false && compat.encrypted_reasoning
+      ? { include: ['reasoning.encrypted_content'] }
+      : {}),
+    ...(request.promptCacheKey && compat.prompt_cache_key ? { prompt_cache_key: request.promptCacheKey } : {}),
     ...(request.outputSchema || request.verbosity
       ? {
           text: {
@@ -143,7 +166,7 @@ export function buildResponsesBody(request: ModelRequest): Record<string, unknow
     ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
-  return { ...body, ...request.extraBody };
+  return orderFields({ ...body, ...request.extraBody }, shape.fieldOrder);
 }
 
 // ---- stream parsing ------------------------------------------------------------------------

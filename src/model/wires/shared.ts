@@ -1,6 +1,22 @@
 // Pieces every wire adapter needs: how a freeform (custom) tool is presented on wires that only
 // know JSON function tools, how tool outputs become text, and call-id bookkeeping.
 import type { ContentPart, CustomToolDefinition, JsonSchema, ModelRequest, ToolOutput } from './shared-types.js';
+import { resolveCompat, type ResolvedCompat } from '../compat.js';
+import type { WireApi } from '../types.js';
+
+/** The flags a body is built with: the provider's, else the wire's generic defaults. */
+export function compatOrDefault(wire: WireApi, compat: ResolvedCompat | undefined): ResolvedCompat {
+  return compat ?? resolveCompat({ id: '', base_url: '', wire_api: wire });
+}
+
+/** The body with `order`'s keys first, in that order (an original's field order), the rest after. */
+export function orderFields(body: Record<string, unknown>, order: readonly string[] | undefined): Record<string, unknown> {
+  if (!order?.length) return body;
+  const out: Record<string, unknown> = {};
+  for (const key of order) if (key in body) out[key] = body[key];
+  for (const [key, value] of Object.entries(body)) if (!(key in out)) out[key] = value;
+  return out;
+}
 
 /**
  * Chat and Messages have no freeform tools, so a custom tool becomes a function taking one string

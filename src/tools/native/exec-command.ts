@@ -18,6 +18,8 @@ interface ExecCommandArgs extends EscalationArgs {
   workdir?: string;
   shell?: string;
   tty?: boolean;
+  /** Codex 0.169's `login`: run the command in a login shell. */
+  login?: boolean;
   yield_time_ms?: number;
   max_output_tokens?: number;
 }
@@ -48,6 +50,7 @@ export function execCommandTool(): ToolSpec {
         command: args.cmd,
         cwd,
         tty: args.tty ?? false,
+        ...(args.login !== undefined ? { login: args.login } : {}),
         yieldTimeMs: clamp(args.yield_time_ms ?? EXEC_DEFAULT_YIELD_MS, EXEC_MIN_YIELD_MS, EXEC_MAX_YIELD_MS),
         escalation: escalationOf(args),
         ...(args.shell ? { shell: args.shell } : {}),

@@ -23,6 +23,10 @@ export const NATIVE_PARAMETERS: Record<NativeParameterName, JsonSchema> = {
         "description": "Allocate a terminal (for interactive programs). Default false.",
         "type": "boolean"
       },
+      "login": {
+        "description": "Run in a login shell (-l: reads the user's profile first). Default false.",
+        "type": "boolean"
+      },
       "yield_time_ms": {
         "description": "Wait this long for output before returning (default 10000).",
         "type": "number"

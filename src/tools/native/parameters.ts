@@ -24,6 +24,7 @@ export const nativeParameterSchemas = {
       workdir: z.string().optional().describe('Working directory; defaults to the session directory.'),
       shell: z.string().optional().describe('Shell binary; defaults to the user\'s shell.'),
       tty: z.boolean().optional().describe('Allocate a terminal (for interactive programs). Default false.'),
+      login: z.boolean().optional().describe('Run in a login shell (-l: reads the user\'s profile first). Default false.'),
       yield_time_ms: z.number().optional().describe('Wait this long for output before returning (default 10000).'),
       max_output_tokens: z.number().optional().describe('Output budget in tokens (default 10000).'),
       ...escalationFields,

@@ -192,6 +192,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
         cwd: request.cwd,
         ...(request.shell ? { shell: request.shell } : {}),
         tty: request.tty ?? false,
+        ...(request.login !== undefined ? { login: request.login } : {}),
         yieldTimeMs: request.yieldTimeMs,
         ...(wrap ? { wrap } : {}),
         signal: services.signal,
@@ -225,7 +226,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
 function policyArgv(request: ExecRequest, options: OrchestratorOptions): string[] {
   if (request.argv) return request.argv;
   const shell = request.shell ? shellFromPath(request.shell) : detectUserShell(options.commandEnv);
-  return buildShellArgv(shell, request.command, false);
+  return buildShellArgv(shell, request.command, request.login === true);
 }
 
 export function runCommand(request: ExecRequest, options: OrchestratorOptions, services: TurnServices): Promise<ExecOutcome> {

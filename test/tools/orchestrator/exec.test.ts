@@ -115,6 +115,19 @@ describe('sandbox markers reach every kind of command', () => {
   });
 });
 
+describe('exec_command login (Codex 0.169)', () => {
+  it('runs a login shell only when the model asks for one', async () => {
+    const scripted = await session('never');
+    const probe = { cmd: 'shopt -q login_shell && echo LOGIN || echo PLAIN', shell: '/bin/bash' };
+    const asked = await scripted.call(fnCall('exec_command', { ...probe, login: true }, 'l1'));
+    expect(asked.output).toContain('LOGIN');
+    const plain = await scripted.call(fnCall('exec_command', { ...probe, login: false }, 'l2'));
+    expect(plain.output).toContain('PLAIN');
+    const unset = await scripted.call(fnCall('exec_command', probe, 'l3'));
+    expect(unset.output).toContain('PLAIN');
+  });
+});
+
 describe('without a working sandbox', () => {
   it('refuses to run a restricted command instead of running it bare', async () => {
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: ws, excludeSlashTmp: true, excludeTmpdirEnvVar: true });
