@@ -11,7 +11,7 @@ import type { PriceTable } from './prices.js';
 import type { ProgressStream } from './progress.js';
 import { planReplay, readFingerprints } from './replay.js';
 import { newRunId, RunDir, type RunManifest } from './run-dir.js';
-import { findRigBin, IsolateRunner } from './runner/isolate.js';
+import { createRunner, runnerKind, type RunnerKind } from './runner/index.js';
 import type { RunSummary } from './summary.js';
 import { loadTasks } from './tasks/load.js';
 import { DEFAULT_QUEUE_NAME } from './queue/connection.js';
@@ -112,7 +112,7 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
   return { signal: controller.signal, dispose: () => signals.forEach((s) => process.off(s, onSignal)) };
 }
 
-async function execute(run: RunDir, manifest: RunManifest, pending: TrialSpec[], flags: EvalFlags, io: EvalIo, extra: Partial<ExecuteOptions> = {}): Promise<{ interrupted: boolean; summary: RunSummary }> {
+async function execute(run: RunDir, manifest: RunManifest, pending: TrialSpec[], flags: EvalFlags, io: EvalIo, runner: RunnerKind, extra: Partial<ExecuteOptions> = {}): Promise<{ interrupted: boolean; summary: RunSummary }> {
   const { prices } = readConfig(flags, io);
   const stop = interruptible();
   try {
@@ -120,7 +120,7 @@ async function execute(run: RunDir, manifest: RunManifest, pending: TrialSpec[],
       parallel: manifest.parallel,
       env: io.env,
       prices,
-      runner: new IsolateRunner(),
+      runner: createRunner(runner),
       keepWorkspaces: Boolean(flags.keepWorkspaces),
       stderr: io.stderr,
       signal: stop.signal,
@@ -169,15 +169,15 @@ export async function runEvalCommand(tasksPath: string | undefined, flags: EvalF
     provider,
     trials,
     parallel: positiveInt('--parallel', flags.parallel, 1),
-    runner: 'isolate',
+    runner: runnerKind(flags.isolate),
     ...(flags.queue ? { queue: { url: flags.queue, name: flags.queueName ?? DEFAULT_QUEUE_NAME } } : {}),
     specs,
   };
   const run = RunDir.create(resolve(io.cwd, flags.out ?? join('eval-runs', id)), manifest);
   io.stderr.write(`rig eval: ${specs.length} trials (${tasks.length} tasks × ${harnesses.length} harnesses × ${models.length} models × ${trials}) → ${run.dir}\n`);
   // What each harness sends, so a later --replay can tell a harness change from an agent change.
-  run.writeJson('harnesses.json', await takeFingerprints(findRigBin(), specs.map((s) => ({ harness: s.harness, provider, model: s.model })), io.env));
-  const { interrupted } = await execute(run, manifest, specs, flags, io);
+  run.writeJson('harnesses.json', await takeFingerprints(specs.map((s) => ({ harness: s.harness, provider, model: s.model })), io.env));
+  const { interrupted } = await execute(run, manifest, specs, flags, io, manifest.runner);
   return interrupted ? EXIT_INTERRUPTED : 0;
 }
 
@@ -188,7 +188,8 @@ async function resumeEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
   const pending = manifest.specs.filter((spec) => !done.has(spec.key));
   if (flags.parallel) manifest.parallel = positiveInt('--parallel', flags.parallel, 1);
   io.stderr.write(`rig eval: resuming ${run.dir}: ${pending.length} of ${manifest.specs.length} trials to run\n`);
-  const { interrupted } = await execute(run, manifest, pending, flags, io);
+  // A run resumes with the runner it started with, unless --isolate asks for processes now.
+  const { interrupted } = await execute(run, manifest, pending, flags, io, flags.isolate ? 'isolate' : manifest.runner ?? 'in-process');
   return interrupted ? EXIT_INTERRUPTED : 0;
 }
 
@@ -196,7 +197,7 @@ async function replayEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
   const { run: source, manifest: sourceManifest } = RunDir.open(resolve(io.cwd, dir));
   const recordedPrints = readFingerprints(source);
   const cells = sourceManifest.specs.map((s) => ({ harness: s.harness, provider: s.settings.provider, model: s.model }));
-  const currentPrints = await takeFingerprints(findRigBin(), cells, io.env);
+  const currentPrints = await takeFingerprints(cells, io.env);
   const plan = planReplay(source, sourceManifest, recordedPrints, currentPrints);
   if (plan.specs.length === 0) throw new Error(`${source.dir} has no finished trial with a recorded rollout to replay`);
   const id = newRunId();
@@ -206,6 +207,7 @@ async function replayEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
     created_at: new Date().toISOString(),
     rig_version: rigVersion(),
     parallel: positiveInt('--parallel', flags.parallel, 1),
+    runner: runnerKind(flags.isolate),
     replay_of: source.dir,
     specs: plan.specs,
   };
@@ -213,7 +215,7 @@ async function replayEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
   const run = RunDir.create(resolve(io.cwd, flags.out ?? join(source.dir, `replay-${id}`)), manifest);
   run.writeJson('harnesses.json', currentPrints);
   io.stderr.write(`rig eval: replaying ${plan.specs.length} trials of ${source.dir} → ${run.dir}\n`);
-  const { interrupted } = await execute(run, manifest, plan.specs, flags, io, { contextFor: plan.contextFor, review: plan.review });
+  const { interrupted } = await execute(run, manifest, plan.specs, flags, io, manifest.runner, { contextFor: plan.contextFor, review: plan.review });
   const diverged = run.results.read().filter((r) => (r.divergences ?? []).length > 0);
   for (const r of diverged) {
     for (const d of r.divergences!) io.stderr.write(`DIVERGED ${r.task} ${r.harness} ${r.model} #${r.trial}: ${d.kind}: ${d.message}\n`);
