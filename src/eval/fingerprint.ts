@@ -31,10 +31,19 @@ function normalizeValue(value: unknown, folder: string): unknown {
   return value;
 }
 
-async function firstRequest(harness: string, provider: string, model: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+export interface FingerprintCell {
+  harness: string;
+  provider: string;
+  model: string;
+  /** The agents' `-c` overrides and profile: they can define the provider or shape the request. */
+  config: string[];
+  profile?: string;
+}
+
+async function firstRequest({ harness, provider, model, config, profile }: FingerprintCell, env: NodeJS.ProcessEnv): Promise<unknown> {
   const folder = realpathSync(mkdtempSync(join(tmpdir(), 'rig-eval-fp-')));
   try {
-    const shown = await buildFirstRequest(harness, { provider, model }, { env, cwd: folder });
+    const shown = await buildFirstRequest(harness, { provider, model, config, ...(profile ? { profile } : {}) }, { env, cwd: folder });
     return normalizeValue(shown.body, folder);
   } catch (error) {
     throw new Error(`rig harness show ${harness} --provider ${provider} -m ${model} failed: ${(error as Error).message}`);
@@ -43,12 +52,12 @@ async function firstRequest(harness: string, provider: string, model: string, en
   }
 }
 
-export async function takeFingerprints(cells: { harness: string; provider: string; model: string }[], env: NodeJS.ProcessEnv): Promise<Fingerprints> {
+export async function takeFingerprints(cells: FingerprintCell[], env: NodeJS.ProcessEnv): Promise<Fingerprints> {
   const prints: Fingerprints = {};
   for (const cell of cells) {
     const key = fingerprintKey(cell.harness, cell.provider, cell.model);
     if (key in prints) continue;
-    prints[key] = await firstRequest(cell.harness, cell.provider, cell.model, env);
+    prints[key] = await firstRequest(cell, env);
   }
   return prints;
 }

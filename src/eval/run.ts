@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, resolveRigHome } from '../core/config-files.js';
 import { rigVersion } from '../core/version.js';
 import { executePending, type ExecuteOptions } from './execute.js';
-import { takeFingerprints } from './fingerprint.js';
+import { takeFingerprints, type FingerprintCell } from './fingerprint.js';
 import { buildMatrix, type AgentSettings, type TrialSpec } from './matrix.js';
 import type { PriceTable } from './prices.js';
 import type { ProgressStream } from './progress.js';
@@ -75,6 +75,11 @@ function readConfig(flags: EvalFlags, io: EvalIo): { prices: PriceTable; model?:
     provider: config.model_provider,
     ...(config.harness ? { harness: config.harness } : {}),
   };
+}
+
+function fingerprintCell(spec: TrialSpec): FingerprintCell {
+  const { provider, config, profile } = spec.settings;
+  return { harness: spec.harness, provider, model: spec.model, config, ...(profile ? { profile } : {}) };
 }
 
 function printSummary(summary: RunSummary, run: RunDir, io: EvalIo): void {
@@ -176,7 +181,7 @@ export async function runEvalCommand(tasksPath: string | undefined, flags: EvalF
   const run = RunDir.create(resolve(io.cwd, flags.out ?? join('eval-runs', id)), manifest);
   io.stderr.write(`rig eval: ${specs.length} trials (${tasks.length} tasks × ${harnesses.length} harnesses × ${models.length} models × ${trials}) → ${run.dir}\n`);
   // What each harness sends, so a later --replay can tell a harness change from an agent change.
-  run.writeJson('harnesses.json', await takeFingerprints(specs.map((s) => ({ harness: s.harness, provider, model: s.model })), io.env));
+  run.writeJson('harnesses.json', await takeFingerprints(specs.map(fingerprintCell), io.env));
   const { interrupted } = await execute(run, manifest, specs, flags, io, manifest.runner);
   return interrupted ? EXIT_INTERRUPTED : 0;
 }
@@ -196,8 +201,7 @@ async function resumeEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
 async function replayEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<number> {
   const { run: source, manifest: sourceManifest } = RunDir.open(resolve(io.cwd, dir));
   const recordedPrints = readFingerprints(source);
-  const cells = sourceManifest.specs.map((s) => ({ harness: s.harness, provider: s.settings.provider, model: s.model }));
-  const currentPrints = await takeFingerprints(cells, io.env);
+  const currentPrints = await takeFingerprints(sourceManifest.specs.map(fingerprintCell), io.env);
   const plan = planReplay(source, sourceManifest, recordedPrints, currentPrints);
   if (plan.specs.length === 0) throw new Error(`${source.dir} has no finished trial with a recorded rollout to replay`);
   const id = newRunId();
