@@ -119,6 +119,12 @@ describe.each(RUNNERS)('rig eval against the mock provider (%s runner)', (runner
     expect(rows('tasks')).toBe(tasks.length);
     expect(rows('trials')).toBe(tasks.length * 2);
     expect(dom).toContain('McNemar exact');
+    // The harness overhead column reads in the unit it is measured in (in-process it is well under a second).
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
+    const cellsTable = /<table id="cells">[\s\S]*?<\/table>/.exec(dom)![0];
+    const overheads = [...cellsTable.matchAll(/<tr>(?:<td[^>]*>[^<]*<\/td>){12}<td class="n">([^<]*)<\/td><\/tr>/g)].map((m) => m[1]);
+    const shown = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+    expect(overheads).toEqual(summary.cells.map((c) => shown(c.harness_overhead_ms_median)));
 
     const png = await screenshot(page);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
