@@ -83,7 +83,10 @@ function textOf(updates: SessionNotification[], kind: 'agent_message_chunk' | 'a
   return updates
     .map((notification) => notification.update)
     .filter((update) => update.sessionUpdate === kind)
-    .map((update) => ('content' in update && !Array.isArray(update.content) && update.content.type === 'text' ? update.content.text : ''))
+    .map((update) => {
+      const content = 'content' in update && !Array.isArray(update.content) ? update.content : undefined;
+      return content && content.type === 'text' ? content.text : '';
+    })
     .join('');
 }
 
