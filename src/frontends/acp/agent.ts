@@ -2,12 +2,14 @@
 // thin adapter over the engine: session/new and session/load start or resume a thread,
 // session/prompt runs a turn and streams its events as session/update, approvals become
 // session/request_permission, session/cancel interrupts the turn (stopReason "cancelled"), and
-// session/set_mode applies one of Codex's approval presets.
+// session/set_mode applies one of Codex's approval presets. A client offering fs/write_text_file
+// gets the file edits to write (its buffers); commands and reads stay rig's own.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ContentBlock, type InitializeResponse, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type ContentBlock, type InitializeResponse, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Engine } from '../../core/engine.js';
+import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
 import type { UserInput } from '../../protocol/index.js';
 import { modeState, presetOf } from './modes.js';
@@ -71,28 +73,46 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
     return found;
   };
   const threadRequest = (cwd: string) => ({ cwd, ...(options.config.length ? { config: [...options.config] } : {}), canAskApproval: true, originator: 'rig_acp' });
+  let capabilities: ClientCapabilities = {};
+  // An editor that offers fs/write_text_file holds the files (unsaved buffers included): edits go
+  // through it, after rig's own approval and sandbox checks.
+  const attach = (handle: ThreadHandle): AcpSession => {
+    if (capabilities.fs?.writeTextFile && client) {
+      const editor = client;
+      handle.useClientFiles({
+        writeTextFile: async (path, content) => {
+          await editor.request('fs/write_text_file', { sessionId: handle.id, path, content });
+        },
+      });
+    }
+    const created = sessions.get(handle.id) ?? new AcpSession(handle, output);
+    sessions.set(handle.id, created);
+    return created;
+  };
   const failure = (error: unknown) => RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
 
   const app = agent({ name: 'rig' })
-    .onRequest('initialize', (): InitializeResponse => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
-      agentInfo: { name: 'rig', title: 'rig', version: rigVersion() },
-      authMethods: [],
-    }))
+    .onRequest('initialize', ({ params }): InitializeResponse => {
+      capabilities = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+        agentInfo: { name: 'rig', title: 'rig', version: rigVersion() },
+        authMethods: [],
+      };
+    })
     .onRequest('session/new', async ({ params }) => {
       const handle = await engine.startThread(threadRequest(params.cwd)).catch((error: unknown) => {
         throw failure(error);
       });
-      sessions.set(handle.id, new AcpSession(handle, output));
+      attach(handle);
       return { sessionId: handle.id, modes: modeState(handle.settings) };
     })
     .onRequest('session/load', async ({ params }) => {
       const handle = engine.thread(params.sessionId) ?? (await engine.resumeThread(params.sessionId, threadRequest(params.cwd)).catch((error: unknown) => {
         throw failure(error);
       }));
-      const loaded = sessions.get(handle.id) ?? new AcpSession(handle, output);
-      sessions.set(handle.id, loaded);
+      const loaded = attach(handle);
       const read = engine.readThread(handle.id, { includeTurns: true });
       loaded.replay(read.turns ?? []);
       // The history is streamed before the response, as ACP asks.

@@ -36,6 +36,8 @@ afterAll(async () => {
 
 interface Recorder {
   updates: SessionNotification[];
+  /** fs/write_text_file calls the client got (it keeps them as buffers, not on disk). */
+  writes: { path: string; content: string }[];
   permissions: RequestPermissionRequest[];
   /** How the next permission request is answered (an option id, or "cancelled"). */
   answer: string;
@@ -54,10 +56,14 @@ async function withAgent<T>(body: (agent: ClientContext, recorder: Recorder) => 
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const recorder: Recorder = { updates: [], permissions: [], answer: 'approve', exited, child };
+  const recorder: Recorder = { updates: [], writes: [], permissions: [], answer: 'approve', exited, child };
   const app = client({ name: 'rig-acp-test' })
     .onNotification('session/update', ({ params }) => {
       recorder.updates.push(params);
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      recorder.writes.push({ path: params.path, content: params.content });
+      return {};
     })
     .onRequest('session/request_permission', ({ params }) => {
       recorder.permissions.push(params);
@@ -140,6 +146,23 @@ describe('rig acp', () => {
     // The answer's chunks come after the tool calls.
     const order = kinds(updates);
     expect(order.lastIndexOf('tool_call_update')).toBeLessThan(order.indexOf('agent_message_chunk'));
+  });
+
+  it("writes an approved edit through the client's fs/write_text_file when it offers it", async () => {
+    const patch = '*** Begin Patch\n*** Add File: from-editor.txt\n+hello editor\n*** End Patch';
+    mock.enqueue({ toolCalls: [{ name: 'apply_patch', kind: 'custom', input: patch }] }, { text: 'written' });
+    const { result, recorder } = await withAgent(async (agent) => {
+      await agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: true } } });
+      const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+      return agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'add a file' }] });
+    });
+    expect(result.stopReason).toBe('end_turn');
+    // Asked first (untrusted), then written by the editor, not by rig.
+    expect(recorder.permissions).toHaveLength(1);
+    expect(recorder.writes).toEqual([{ path: join(repo, 'from-editor.txt'), content: 'hello editor\n' }]);
+    expect(existsSync(join(repo, 'from-editor.txt'))).toBe(false);
+    const update = recorder.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update');
+    expect(update).toMatchObject({ status: 'completed' });
   });
 
   it('a rejected permission leaves the command unrun', async () => {
