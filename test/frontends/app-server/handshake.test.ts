@@ -31,8 +31,8 @@ afterAll(async () => {
   removeDir(home);
 });
 
-function serve(): Peer {
-  const peer = spawnAppServer({ cwd: repo, home });
+function serve(args: string[] = []): Peer {
+  const peer = spawnAppServer({ cwd: repo, home, args });
   peers.push(peer);
   return peer;
 }
@@ -81,6 +81,20 @@ describe('rig app-server handshake and errors', () => {
     // Still serving.
     expect(resultOf(await peer.request('thread/list', {}))).toMatchObject({ data: [] });
     expect(peer.child.exitCode).toBeNull();
+  });
+
+  it('refuses requests beyond --max-pending-requests with -32001 and serves the next ones', async () => {
+    const peer = serve(['--max-pending-requests', '1']);
+    await initialize(peer);
+    const from = peer.received.length;
+    for (const id of [1, 2, 3]) peer.noteRequest(id, 'thread/start');
+    // One write, so the second and third arrive while the first is still being worked on.
+    peer.child.stdin!.write([1, 2, 3].map((id) => JSON.stringify({ id, method: 'thread/start', params: { ephemeral: true } })).join('\n') + '\n');
+    const answers = await Promise.all([1, 2, 3].map((id) => peer.next((message) => message['id'] === id && !('method' in message), from)));
+    expect(answers[0]).toHaveProperty('result');
+    expect(answers[1]!['error']).toEqual({ code: -32001, message: 'Server overloaded; retry later.' });
+    expect(answers[2]!['error']).toMatchObject({ code: -32001 });
+    expect(resultOf(await peer.request('thread/list', {}))).toHaveProperty('data');
   });
 
   it('lists the configured model and reads the effective config', async () => {

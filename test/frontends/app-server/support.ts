@@ -107,6 +107,8 @@ export interface Peer {
   next(match: (message: Json) => boolean, from?: number): Promise<Json>;
   /** Method of the client request with this id (for validating responses). */
   methodOf(id: unknown): string | undefined;
+  /** Records a request written raw with `child.stdin`, so its response is validated too. */
+  noteRequest(id: unknown, method: string): void;
   /** Ends stdin and waits for the process to exit. */
   close(): Promise<number | null>;
   exited: Promise<number | null>;
@@ -162,6 +164,7 @@ export function spawnAppServer(options: { cwd: string; home: string; args?: stri
     },
     next,
     methodOf: (id) => methods.get(id),
+    noteRequest: (id, method) => void methods.set(id, method),
     close: () => {
       child.stdin!.end();
       return exited;
