@@ -206,6 +206,37 @@ describe('rig acp', () => {
     expect(result.bad).toMatch(/turbo/);
   });
 
+  it('a client gone mid-prompt leaves the command killed and the session saved and loadable', async () => {
+    const marker = `rig-acp-gone-${process.pid}-${Date.now()}`;
+    mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `echo ready; sleep 30 # ${marker}`, yield_time_ms: 30_000 } }] });
+    const child = spawn(process.execPath, [RIG_BIN, 'acp', '-c', 'harness="native"', '-c', 'sandbox_mode="workspace-write"'], {
+      cwd: repo,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-mock-secret-0123456789' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    children.push(child);
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const app = client({ name: 'rig-acp-gone' }).onNotification('session/update', () => {});
+    const stream = ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+    const connection = app.connect(stream);
+    await connection.agent.request('initialize', { protocolVersion: 1 });
+    const created = await connection.agent.request('session/new', { cwd: repo, mcpServers: [] });
+    void connection.agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'sleep then vanish' }] }).catch(() => {});
+    await waitUntil(() => membersOf(processGroupsWith(marker)).length > 0, 10_000, 'the command to start');
+    const groups = processGroupsWith(marker);
+    child.stdin!.end();
+    expect(await exited).toBe(0);
+    expect(membersOf(groups)).toEqual([]);
+    connection.close();
+
+    const { result, recorder } = await withAgent(async (agent) => {
+      await agent.request('initialize', { protocolVersion: 1 });
+      return agent.request('session/load', { sessionId: created.sessionId, cwd: repo, mcpServers: [] });
+    });
+    expect(result.modes?.currentModeId).toBe('custom');
+    expect(textOf(recorder.updates, 'user_message_chunk')).toBe('sleep then vanish');
+  });
+
   it('session/load in a new process replays the history as session/update before answering', async () => {
     expect(sessionId).not.toBe('');
     const { result, recorder } = await withAgent(async (agent, recorder) => {
