@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, eval, checkpoints), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, eval, checkpoints, app-server), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
+import { benchAppServer } from './app-server.js';
 import { benchCheckpoints } from './checkpoints.js';
 import { benchClassify } from './classify.js';
 import { benchPatch } from './patch.js';
@@ -24,7 +25,7 @@ import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval', 'checkpoints'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval', 'checkpoints', 'app-server'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -161,6 +162,10 @@ async function main(): Promise<number> {
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');
       metrics.push(...(await runOptional('sandbox', ['benchSandboxOverhead', 'benchPolicyScan'], log)));
+    }
+    if (options.only.has('app-server')) {
+      log('app-server: turn/start -> first model request (warm) vs rig exec, memory per idle thread with 50 threads...');
+      metrics.push(...(await benchAppServer(env, options.runs)));
     }
     if (options.only.has('eval')) {
       log('eval: per-trial overhead beyond the agent, trials per minute for --parallel 1, 2, 4...');

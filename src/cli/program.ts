@@ -32,6 +32,8 @@ import { registerEval } from './commands/eval.js';
 import { registerWorker } from './commands/worker.js';
 import { registerSkills } from './commands/skills.js';
 import { registerHooks } from './commands/hooks.js';
+import { registerAppServer } from './commands/app-server.js';
+import { registerAcp } from './commands/acp.js';
 
 /** Options every engine command accepts (root and exec, and again after `exec resume`). */
 export function addCommonOptions(command: Command): Command {
@@ -106,6 +108,8 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerSkills(program);
   registerHooks(program);
+  registerAppServer(program);
+  registerAcp(program);
 
   // An option before a subcommand that means nothing to it is an error, not silently dropped.
   program.hook('preAction', (_root, actionCommand) => {

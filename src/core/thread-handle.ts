@@ -12,6 +12,7 @@ import type {
   TokenUsage,
   UserInput,
 } from '../protocol/index.js';
+import type { ClientFileSystem } from '../protocol/index.js';
 import type { RigConfig } from '../config/index.js';
 import type { Redactor } from '../store/index.js';
 import type { EnvelopeListener } from './event-hub.js';
@@ -126,6 +127,14 @@ export class ThreadHandle {
   steer(input: UserInput, expectedTurnId?: string): string {
     this.assertOpen();
     return this.thread.steer(input, expectedTurnId);
+  }
+
+  /**
+   * Write file edits through the front end's client from now on (undefined: rig writes them
+   * itself). Approval and sandbox checks stay rig's.
+   */
+  useClientFiles(files: ClientFileSystem | undefined): void {
+    this.parts.resources.clientFiles = files;
   }
 
   /** Stop the running turn and the commands it waits on; resolves once its terminal event is out. */

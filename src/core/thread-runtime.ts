@@ -13,6 +13,7 @@ import { ProcessScope } from '../exec/process-groups.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
 import { ApprovalCache, type ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
+import type { ClientFileSystem } from '../protocol/index.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
 import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
@@ -26,6 +27,8 @@ export class ThreadResources {
   readonly scope: ProcessScope;
   readonly approvalCache = new ApprovalCache();
   unifiedExec: UnifiedExecManager | undefined;
+  /** Set by a front end whose client holds the files (ThreadHandle.useClientFiles). */
+  clientFiles: ClientFileSystem | undefined;
 
   constructor(
     readonly threadId: string,
@@ -120,6 +123,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     unifiedExec: resources.sessions(safety.commandEnv, config),
     scope: resources.scope,
     approvalCache: resources.approvalCache,
+    clientFiles: () => resources.clientFiles,
   });
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };

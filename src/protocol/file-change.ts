@@ -11,3 +11,12 @@ export interface FileEdit {
   /** For update with a rename. Absolute. */
   moveTo?: string;
 }
+
+/**
+ * The files as a front end's client holds them (an editor over ACP, with unsaved buffers): when a
+ * thread has one, edits that only write text are written through it, after the same approval and
+ * sandbox checks as rig's own writes.
+ */
+export interface ClientFileSystem {
+  writeTextFile(path: string, content: string): Promise<void>;
+}

@@ -3,7 +3,8 @@
 // checked against the sandbox's writable roots; without the check it runs with the user's access.
 import { readFileSync } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
-import type { FileChangeApprovalEntry, FileChangeEntry, FileChangeItem, FileEdit } from '../../protocol/index.js';
+import type { ClientFileSystem, FileChangeApprovalEntry, FileChangeEntry, FileChangeItem, FileEdit } from '../../protocol/index.js';
+import { summarizeEdits } from '../../patch/summary.js';
 import { commitFileEdits } from '../../patch/commit.js';
 import { canWritePath, explainWriteDenied } from '../../exec/sandbox/index.js';
 import { decidePatchApproval, type ApprovalAction } from '../../policy/index.js';
@@ -59,6 +60,16 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
 
   canWrite(absolutePath: string): boolean {
     return canWriteFor(this.options, absolutePath);
+  }
+
+  private async runThroughClient(client: ClientFileSystem, attempt: Attempt): Promise<FileChangeOutcome> {
+    try {
+      const text = await writeThroughClient({ edits: this.edits, canWrite: (path) => this.canWrite(path), display: (path) => this.display(path) }, client, attempt.sandboxed);
+      this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'completed' } });
+      return { ok: true, message: text };
+    } catch (error) {
+      return this.failed(error instanceof Error ? error.message : String(error));
+    }
   }
 
   private display(absolutePath: string): string {
@@ -134,6 +145,9 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
   }
 
   async run(attempt: Attempt): Promise<FileChangeOutcome> {
+    const client = this.options.clientFiles?.();
+    // Deletes and renames have no client call: those change sets stay rig's own, atomic commit.
+    if (client && this.edits.every((edit) => edit.kind !== 'delete' && edit.moveTo === undefined)) return this.runThroughClient(client, attempt);
     try {
       const { summary } = await commitFileEdits(this.edits, {
         ...(attempt.sandboxed ? { canWrite: (path: string) => this.canWrite(path) } : {}),
@@ -145,6 +159,21 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
       return this.failed(error instanceof Error ? error.message : String(error));
     }
   }
+}
+
+/** The writes of a change set, made by the client (its buffers), one file after another. */
+async function writeThroughClient(runtime: { edits: readonly FileEdit[]; canWrite(path: string): boolean; display(path: string): string }, client: ClientFileSystem, sandboxed: boolean): Promise<string> {
+  for (const edit of runtime.edits) {
+    if (sandboxed && !runtime.canWrite(edit.path)) throw new Error(`${runtime.display(edit.path)} is outside the sandbox's writable roots`);
+  }
+  for (const edit of runtime.edits) {
+    try {
+      await client.writeTextFile(edit.path, edit.content ?? '');
+    } catch (error) {
+      throw new Error(`the editor could not write ${runtime.display(edit.path)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return summarizeEdits(runtime.edits, (path) => runtime.display(path)).text;
 }
 
 export function canWriteFor(options: OrchestratorOptions, absolutePath: string): boolean {

@@ -4,6 +4,7 @@ import type { UnifiedExecManager } from '../../exec/unified-exec.js';
 import type { ProcessScope } from '../../exec/process-groups.js';
 import type { SandboxPolicy, WrapOptions } from '../../exec/sandbox/index.js';
 import type { ApprovalCache, ApprovalPolicyConfig, ExecPolicy } from '../../policy/index.js';
+import type { ClientFileSystem } from '../../protocol/index.js';
 
 export interface OrchestratorOptions {
   sandbox: SandboxPolicy;
@@ -22,4 +23,6 @@ export interface OrchestratorOptions {
   platform?: NodeJS.Platform;
   /** For tests: a fixed bubblewrap diagnosis instead of probing. */
   wrapOptions?: WrapOptions;
+  /** The client's files, when the front end's client offers them (asked at each change set). */
+  clientFiles?: () => ClientFileSystem | undefined;
 }

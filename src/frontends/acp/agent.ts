@@ -1,0 +1,150 @@
+// `rig acp`: the Agent Client Protocol (v1) served with @agentclientprotocol/sdk's agent app, as a
+// thin adapter over the engine: session/new and session/load start or resume a thread,
+// session/prompt runs a turn and streams its events as session/update, approvals become
+// session/request_permission, session/cancel interrupts the turn (stopReason "cancelled"), and
+// session/set_mode applies one of Codex's approval presets. A client offering fs/write_text_file
+// gets the file edits to write (its buffers); commands and reads stay rig's own.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type ContentBlock, type InitializeResponse, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk';
+import type { Engine } from '../../core/engine.js';
+import type { ThreadHandle } from '../../core/thread-handle.js';
+import { rigVersion } from '../../core/version.js';
+import type { UserInput } from '../../protocol/index.js';
+import { modeState, presetOf } from './modes.js';
+import { AcpSession, type SessionOutput } from './session.js';
+
+export interface AcpAgentOptions {
+  engine: Engine;
+  /** `rig acp -c key=value`: applied to every session's thread. */
+  config: readonly string[];
+}
+
+/** A prompt's content blocks as one engine input: text, links and embedded text, images by file. */
+export function promptInput(blocks: readonly ContentBlock[]): UserInput {
+  const texts: string[] = [];
+  const images: string[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        texts.push(block.text);
+        break;
+      case 'resource_link':
+        texts.push(`[${block.name}](${block.uri})`);
+        break;
+      case 'resource':
+        if ('text' in block.resource) texts.push(`<context uri="${block.resource.uri}">\n${block.resource.text}\n</context>`);
+        else texts.push(`[${block.resource.uri}](${block.resource.uri})`);
+        break;
+      case 'image': {
+        const dir = mkdtempSync(join(tmpdir(), 'rig-acp-image-'));
+        const file = join(dir, `image.${block.mimeType.split('/')[1] ?? 'png'}`);
+        writeFileSync(file, Buffer.from(block.data, 'base64'));
+        images.push(file);
+        break;
+      }
+      case 'audio':
+        throw RequestError.invalidParams(undefined, 'rig does not take audio input; send text or an image');
+    }
+  }
+  return { text: texts.join('\n\n'), ...(images.length ? { images } : {}) };
+}
+
+export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: Map<string, AcpSession>; bind(client: AgentContext): void } {
+  const { engine } = options;
+  const sessions = new Map<string, AcpSession>();
+  let client: AgentContext | undefined;
+  const output: SessionOutput = {
+    update: async (sessionId: string, update: SessionUpdate) => {
+      await client?.notify('session/update', { sessionId, update });
+    },
+    askPermission: async (sessionId: string, request: Omit<RequestPermissionRequest, 'sessionId'>) => {
+      if (!client) return undefined;
+      const answer = await client.request('session/request_permission', { sessionId, ...request });
+      return answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
+    },
+  };
+  engine.subscribe((envelope) => sessions.get(envelope.thread_id)?.onEvent(envelope));
+
+  const session = (sessionId: string): AcpSession => {
+    const found = sessions.get(sessionId);
+    if (!found) throw RequestError.sessionNotFound(sessionId);
+    return found;
+  };
+  const threadRequest = (cwd: string) => ({ cwd, ...(options.config.length ? { config: [...options.config] } : {}), canAskApproval: true, originator: 'rig_acp' });
+  let capabilities: ClientCapabilities = {};
+  // An editor that offers fs/write_text_file holds the files (unsaved buffers included): edits go
+  // through it, after rig's own approval and sandbox checks.
+  const attach = (handle: ThreadHandle): AcpSession => {
+    if (capabilities.fs?.writeTextFile && client) {
+      const editor = client;
+      handle.useClientFiles({
+        writeTextFile: async (path, content) => {
+          await editor.request('fs/write_text_file', { sessionId: handle.id, path, content });
+        },
+      });
+    }
+    const created = sessions.get(handle.id) ?? new AcpSession(handle, output);
+    sessions.set(handle.id, created);
+    return created;
+  };
+  const failure = (error: unknown) => RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
+
+  const app = agent({ name: 'rig' })
+    .onRequest('initialize', ({ params }): InitializeResponse => {
+      capabilities = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+        agentInfo: { name: 'rig', title: 'rig', version: rigVersion() },
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', async ({ params }) => {
+      const handle = await engine.startThread(threadRequest(params.cwd)).catch((error: unknown) => {
+        throw failure(error);
+      });
+      attach(handle);
+      return { sessionId: handle.id, modes: modeState(handle.settings) };
+    })
+    .onRequest('session/load', async ({ params }) => {
+      const handle = engine.thread(params.sessionId) ?? (await engine.resumeThread(params.sessionId, threadRequest(params.cwd)).catch((error: unknown) => {
+        throw failure(error);
+      }));
+      const loaded = attach(handle);
+      const read = engine.readThread(handle.id, { includeTurns: true });
+      loaded.replay(read.turns ?? []);
+      // The history is streamed before the response, as ACP asks.
+      await loaded.flush();
+      return { modes: modeState(handle.settings) };
+    })
+    .onRequest('session/prompt', async ({ params }) => {
+      const target = session(params.sessionId);
+      if (target.prompting) throw RequestError.invalidRequest(undefined, `session ${target.id} is already running a prompt; wait for it or send session/cancel`);
+      const input = promptInput(params.prompt);
+      target.prompting = true;
+      try {
+        const result = await target.handle.startTurn(input).done;
+        await target.flush();
+        if (result.status === 'interrupted') return { stopReason: 'cancelled' as const };
+        if (result.status === 'failed') throw RequestError.internalError(undefined, result.error ?? 'the turn failed');
+        return { stopReason: 'end_turn' as const };
+      } finally {
+        target.prompting = false;
+      }
+    })
+    .onNotification('session/cancel', async ({ params }) => {
+      const target = sessions.get(params.sessionId);
+      if (target?.handle.isRunning) await target.handle.interrupt();
+    })
+    .onRequest('session/set_mode', async ({ params }) => {
+      const target = session(params.sessionId);
+      const preset = presetOf(params.modeId);
+      if (!preset) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; rig's modes are read-only, auto and full-access`);
+      await target.handle.updateSettings({ approval_policy: preset.approval_policy, sandbox_mode: preset.sandbox_mode });
+      await output.update(target.id, { sessionUpdate: 'current_mode_update', currentModeId: preset.id });
+      return {};
+    });
+  return { app, sessions, bind: (context) => (client = context) };
+}

@@ -1,0 +1,98 @@
+// Server-to-client notifications and requests of the app-server protocol that rig sends: the
+// thread, turn and item lifecycle, streaming deltas, token usage, errors, and the two approval
+// requests a client answers.
+import { z } from 'zod';
+import { RequestId, named, notification } from './common.js';
+import { CommandAction, ThreadItem } from './items.js';
+import { Thread, ThreadStatus, ThreadTokenUsage, Turn, TurnError } from './thread.js';
+
+const threadRef = { threadId: z.string() };
+const itemRef = { threadId: z.string(), turnId: z.string(), itemId: z.string() };
+
+export const TurnPlanStep = named('TurnPlanStep', z.object({ step: z.string(), status: z.enum(['pending', 'inProgress', 'completed']) }));
+
+/** Every notification rig sends, by method name. */
+export const SERVER_NOTIFICATIONS = {
+  'thread/started': notification('ThreadStartedNotification', z.object({ thread: Thread })),
+  'thread/status/changed': notification('ThreadStatusChangedNotification', z.object({ ...threadRef, status: ThreadStatus })),
+  'thread/archived': notification('ThreadArchivedNotification', z.object(threadRef)),
+  'thread/unarchived': notification('ThreadUnarchivedNotification', z.object(threadRef)),
+  'thread/closed': notification('ThreadClosedNotification', z.object(threadRef)),
+  'thread/name/updated': notification('ThreadNameUpdatedNotification', z.object({ ...threadRef, threadName: z.string().optional() })),
+  'thread/tokenUsage/updated': notification(
+    'ThreadTokenUsageUpdatedNotification',
+    z.object({ ...threadRef, turnId: z.string(), tokenUsage: ThreadTokenUsage }),
+  ),
+  'turn/started': notification('TurnStartedNotification', z.object({ ...threadRef, turn: Turn })),
+  'turn/completed': notification('TurnCompletedNotification', z.object({ ...threadRef, turn: Turn })),
+  'turn/plan/updated': notification(
+    'TurnPlanUpdatedNotification',
+    z.object({ ...threadRef, turnId: z.string(), explanation: z.string().nullable(), plan: z.array(TurnPlanStep) }),
+  ),
+  'item/started': notification(
+    'ItemStartedNotification',
+    z.object({ item: ThreadItem, threadId: z.string(), turnId: z.string(), startedAtMs: z.number().int() }),
+  ),
+  'item/completed': notification(
+    'ItemCompletedNotification',
+    z.object({ item: ThreadItem, threadId: z.string(), turnId: z.string(), completedAtMs: z.number().int() }),
+  ),
+  'item/agentMessage/delta': notification('AgentMessageDeltaNotification', z.object({ ...itemRef, delta: z.string() })),
+  'item/reasoning/summaryTextDelta': notification(
+    'ReasoningSummaryTextDeltaNotification',
+    z.object({ ...itemRef, delta: z.string(), summaryIndex: z.number().int() }),
+  ),
+  'item/commandExecution/outputDelta': notification('CommandExecutionOutputDeltaNotification', z.object({ ...itemRef, delta: z.string() })),
+  'serverRequest/resolved': notification('ServerRequestResolvedNotification', z.object({ ...threadRef, requestId: RequestId })),
+  error: notification(
+    'ErrorNotification',
+    z.object({ error: TurnError, willRetry: z.boolean(), threadId: z.string(), turnId: z.string() }),
+  ),
+  warning: notification('WarningNotification', z.object({ threadId: z.string().nullable(), message: z.string() })),
+} as const;
+
+export type ServerNotificationMethod = keyof typeof SERVER_NOTIFICATIONS;
+export type NotificationParams<M extends ServerNotificationMethod> = z.infer<(typeof SERVER_NOTIFICATIONS)[M]['params']>;
+
+export const CommandExecutionApprovalDecision = named(
+  'CommandExecutionApprovalDecision',
+  z.union([
+    z.enum(['accept', 'acceptForSession', 'decline', 'cancel']),
+    z.object({ acceptWithExecpolicyAmendment: z.object({ execpolicy_amendment: z.array(z.string()) }) }),
+  ]),
+);
+export const FileChangeApprovalDecision = named('FileChangeApprovalDecision', z.enum(['accept', 'acceptForSession', 'decline', 'cancel']));
+
+const approvalRef = { threadId: z.string(), turnId: z.string(), itemId: z.string(), startedAtMs: z.number().int() };
+
+/** Requests rig sends to the client, which must answer them. */
+export const SERVER_REQUESTS = {
+  'item/commandExecution/requestApproval': {
+    typeName: 'CommandExecutionRequestApproval',
+    params: named(
+      'CommandExecutionRequestApprovalParams',
+      z.object({
+        kind: z.literal('command'),
+        ...approvalRef,
+        approvalId: z.string().nullable(),
+        environmentId: z.string().nullable(),
+        reason: z.string().nullable(),
+        command: z.string(),
+        cwd: z.string(),
+        commandActions: z.array(CommandAction),
+        proposedExecpolicyAmendment: z.array(z.string()).nullable(),
+      }),
+    ),
+    result: named('CommandExecutionRequestApprovalResponse', z.looseObject({ decision: CommandExecutionApprovalDecision })),
+  },
+  'item/fileChange/requestApproval': {
+    typeName: 'FileChangeRequestApproval',
+    params: named(
+      'FileChangeRequestApprovalParams',
+      z.object({ ...approvalRef, reason: z.string().nullable(), grantRoot: z.string().nullable() }),
+    ),
+    result: named('FileChangeRequestApprovalResponse', z.looseObject({ decision: FileChangeApprovalDecision })),
+  },
+} as const;
+
+export type ServerRequestMethod = keyof typeof SERVER_REQUESTS;

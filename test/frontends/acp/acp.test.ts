@@ -1,0 +1,259 @@
+// `rig acp` driven by @agentclientprotocol/sdk's client app over stdio of the real binary (the
+// loopback mock model): a prompt whose command needs permission (session/request_permission
+// answered by the client), a file edit shown as a diff, a plan, thought and message chunks, a
+// cancel ending the prompt with stopReason "cancelled" and killing the command, set_mode, and
+// session/load in a new process replaying the history as session/update.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
+import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
+
+let mock: MockProvider;
+let repo: string;
+let home: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+  repo = tempGitRepo({ 'note.txt': 'one\ntwo\n' });
+  home = tempRigHome({ url: mock.url });
+});
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+afterAll(async () => {
+  await mock.close();
+  removeDir(repo);
+  removeDir(home);
+});
+
+interface Recorder {
+  updates: SessionNotification[];
+  /** fs/write_text_file calls the client got (it keeps them as buffers, not on disk). */
+  writes: { path: string; content: string }[];
+  permissions: RequestPermissionRequest[];
+  /** How the next permission request is answered (an option id, or "cancelled"). */
+  answer: string;
+  exited: Promise<number | null>;
+  child: ChildProcess;
+}
+
+/** Runs `body` as an ACP client of a fresh `rig acp` process; resolves once the process exited. */
+async function withAgent<T>(body: (agent: ClientContext, recorder: Recorder) => Promise<T>): Promise<{ result: T; recorder: Recorder; code: number | null }> {
+  const child = spawn(process.execPath, [RIG_BIN, 'acp', '-c', 'harness="native"', '-c', 'approval_policy="untrusted"', '-c', 'sandbox_mode="workspace-write"'], {
+    cwd: repo,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-mock-secret-0123456789' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const recorder: Recorder = { updates: [], writes: [], permissions: [], answer: 'approve', exited, child };
+  const app = client({ name: 'rig-acp-test' })
+    .onNotification('session/update', ({ params }) => {
+      recorder.updates.push(params);
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      recorder.writes.push({ path: params.path, content: params.content });
+      return {};
+    })
+    .onRequest('session/request_permission', ({ params }) => {
+      recorder.permissions.push(params);
+      if (recorder.answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
+      return { outcome: { outcome: 'selected', optionId: recorder.answer } };
+    });
+  const stream = ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+  try {
+    const result = await app.connectWith(stream, (agent) => body(agent, recorder));
+    child.stdin!.end();
+    const code = await exited;
+    return { result, recorder, code };
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\nrig acp stderr:\n${stderr}`);
+  }
+}
+
+function kinds(updates: SessionNotification[]): string[] {
+  return updates.map((notification) => notification.update.sessionUpdate);
+}
+
+function textOf(updates: SessionNotification[], kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'): string {
+  return updates
+    .map((notification) => notification.update)
+    .filter((update) => update.sessionUpdate === kind)
+    .map((update) => {
+      const content = 'content' in update && !Array.isArray(update.content) ? update.content : undefined;
+      return content && content.type === 'text' ? content.text : '';
+    })
+    .join('');
+}
+
+describe('rig acp', () => {
+  let sessionId = '';
+
+  it('runs a prompt: thought and message chunks, a plan, a command that asks permission, an edit as a diff', async () => {
+    const patch = '*** Begin Patch\n*** Update File: note.txt\n@@\n one\n-two\n+three\n*** End Patch';
+    mock.enqueue(
+      { reasoning: 'Planning the work.', toolCalls: [{ name: 'update_plan', arguments: { plan: [{ step: 'make a file', status: 'in_progress' }, { step: 'edit the note', status: 'pending' }] } }] },
+      { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch acp-made.txt' } }] },
+      { toolCalls: [{ name: 'apply_patch', kind: 'custom', input: patch }] },
+      { text: 'Made the file and edited the note.', deltaSize: 6 },
+    );
+    const { result, recorder, code } = await withAgent(async (agent, recorder) => {
+      const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+      expect(init.agentCapabilities?.loadSession).toBe(true);
+      expect(init.agentInfo?.name).toBe('rig');
+      const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+      expect(created.modes?.currentModeId).toBe('custom');
+      expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual(['read-only', 'auto', 'full-access', 'custom']);
+      sessionId = created.sessionId;
+      const answer = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make a file and edit the note' }] });
+      return { answer, updates: recorder.updates.length };
+    });
+    expect(code).toBe(0);
+    expect(result.answer.stopReason).toBe('end_turn');
+    expect(existsSync(join(repo, 'acp-made.txt'))).toBe(true);
+    expect(readFileSync(join(repo, 'note.txt'), 'utf8')).toBe('one\nthree\n');
+
+    const updates = recorder.updates;
+    expect(updates.every((notification) => notification.sessionId === sessionId)).toBe(true);
+    expect(textOf(updates, 'agent_thought_chunk')).toBe('Planning the work.');
+    expect(textOf(updates, 'agent_message_chunk')).toBe('Made the file and edited the note.');
+    const plan = updates.map((n) => n.update).find((update) => update.sessionUpdate === 'plan');
+    expect(plan).toMatchObject({ entries: [{ content: 'make a file', status: 'in_progress' }, { content: 'edit the note', status: 'pending' }] });
+
+    // Two permission requests: the command, then the edit, each about a tool call announced first.
+    expect(recorder.permissions).toHaveLength(2);
+    const [command, edit] = recorder.permissions;
+    expect(command!.toolCall).toMatchObject({ kind: 'execute', status: 'pending' });
+    expect(command!.toolCall.title).toContain('touch acp-made.txt');
+    expect(command!.options.map((option) => option.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    const calls = updates.map((n) => n.update).filter((update) => update.sessionUpdate === 'tool_call');
+    expect(calls.map((call) => call.toolCallId)).toEqual(expect.arrayContaining([command!.toolCall.toolCallId, edit!.toolCall.toolCallId]));
+    const notePath = join(repo, 'note.txt');
+    expect(edit!.toolCall).toMatchObject({ kind: 'edit', locations: [{ path: notePath }], content: [{ type: 'diff', path: notePath, oldText: 'one\ntwo\n', newText: 'one\nthree\n' }] });
+    const finished = updates.map((n) => n.update).filter((update) => update.sessionUpdate === 'tool_call_update');
+    expect(finished.find((update) => update.toolCallId === command!.toolCall.toolCallId)).toMatchObject({ status: 'completed' });
+    expect(finished.find((update) => update.toolCallId === edit!.toolCall.toolCallId)).toMatchObject({ status: 'completed' });
+    // The answer's chunks come after the tool calls.
+    const order = kinds(updates);
+    expect(order.lastIndexOf('tool_call_update')).toBeLessThan(order.indexOf('agent_message_chunk'));
+  });
+
+  it("writes an approved edit through the client's fs/write_text_file when it offers it", async () => {
+    const patch = '*** Begin Patch\n*** Add File: from-editor.txt\n+hello editor\n*** End Patch';
+    mock.enqueue({ toolCalls: [{ name: 'apply_patch', kind: 'custom', input: patch }] }, { text: 'written' });
+    const { result, recorder } = await withAgent(async (agent) => {
+      await agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: true } } });
+      const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+      return agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'add a file' }] });
+    });
+    expect(result.stopReason).toBe('end_turn');
+    // Asked first (untrusted), then written by the editor, not by rig.
+    expect(recorder.permissions).toHaveLength(1);
+    expect(recorder.writes).toEqual([{ path: join(repo, 'from-editor.txt'), content: 'hello editor\n' }]);
+    expect(existsSync(join(repo, 'from-editor.txt'))).toBe(false);
+    const update = recorder.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update');
+    expect(update).toMatchObject({ status: 'completed' });
+  });
+
+  it('a rejected permission leaves the command unrun', async () => {
+    mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch acp-never.txt' } }] }, { text: 'not allowed' });
+    const { result, recorder } = await withAgent(async (agent, recorder) => {
+      recorder.answer = 'deny';
+      await agent.request('initialize', { protocolVersion: 1 });
+      const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+      return agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'make another' }] });
+    });
+    expect(result.stopReason).toBe('end_turn');
+    expect(recorder.permissions).toHaveLength(1);
+    expect(existsSync(join(repo, 'acp-never.txt'))).toBe(false);
+    const update = recorder.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update');
+    expect(update).toMatchObject({ status: 'failed' });
+  });
+
+  it('session/cancel ends the prompt with stopReason "cancelled" and kills its command; set_mode applies a preset', async () => {
+    const marker = `rig-acp-cancel-${process.pid}-${Date.now()}`;
+    mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `echo ready; sleep 30 # ${marker}`, yield_time_ms: 30_000 } }] });
+    const { result } = await withAgent(async (agent, recorder) => {
+      await agent.request('initialize', { protocolVersion: 1 });
+      const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+      // "auto": on-request in the workspace sandbox, so the sleep runs without a question.
+      expect(await agent.request('session/set_mode', { sessionId: created.sessionId, modeId: 'auto' })).toEqual({});
+      const prompt = agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
+      await waitUntil(() => membersOf(processGroupsWith(marker)).length > 0, 10_000, 'the command to start');
+      const groups = processGroupsWith(marker);
+      await agent.notify('session/cancel', { sessionId: created.sessionId });
+      const answer = await prompt;
+      await waitUntil(() => membersOf(groups).length === 0, 5_000, 'the cancelled command to be killed');
+      const bad = await agent.request('session/set_mode', { sessionId: created.sessionId, modeId: 'turbo' }).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+      return { answer, modeUpdate: recorder.updates.find((n) => n.update.sessionUpdate === 'current_mode_update'), permissions: recorder.permissions.length, bad };
+    });
+    expect(result.answer.stopReason).toBe('cancelled');
+    expect(result.modeUpdate?.update).toMatchObject({ currentModeId: 'auto' });
+    expect(result.permissions).toBe(0);
+    expect(result.bad).toMatch(/turbo/);
+  });
+
+  it('a client gone mid-prompt leaves the command killed and the session saved and loadable', async () => {
+    const marker = `rig-acp-gone-${process.pid}-${Date.now()}`;
+    mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `echo ready; sleep 30 # ${marker}`, yield_time_ms: 30_000 } }] });
+    const child = spawn(process.execPath, [RIG_BIN, 'acp', '-c', 'harness="native"', '-c', 'sandbox_mode="workspace-write"'], {
+      cwd: repo,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-mock-secret-0123456789' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    children.push(child);
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const app = client({ name: 'rig-acp-gone' }).onNotification('session/update', () => {});
+    const stream = ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+    const connection = app.connect(stream);
+    await connection.agent.request('initialize', { protocolVersion: 1 });
+    const created = await connection.agent.request('session/new', { cwd: repo, mcpServers: [] });
+    void connection.agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'sleep then vanish' }] }).catch(() => {});
+    await waitUntil(() => membersOf(processGroupsWith(marker)).length > 0, 10_000, 'the command to start');
+    const groups = processGroupsWith(marker);
+    child.stdin!.end();
+    expect(await exited).toBe(0);
+    expect(membersOf(groups)).toEqual([]);
+    connection.close();
+
+    const { result, recorder } = await withAgent(async (agent) => {
+      await agent.request('initialize', { protocolVersion: 1 });
+      return agent.request('session/load', { sessionId: created.sessionId, cwd: repo, mcpServers: [] });
+    });
+    expect(result.modes?.currentModeId).toBe('custom');
+    expect(textOf(recorder.updates, 'user_message_chunk')).toBe('sleep then vanish');
+  });
+
+  it('session/load in a new process replays the history as session/update before answering', async () => {
+    expect(sessionId).not.toBe('');
+    const { result, recorder } = await withAgent(async (agent, recorder) => {
+      await agent.request('initialize', { protocolVersion: 1 });
+      const loaded = await agent.request('session/load', { sessionId, cwd: repo, mcpServers: [] });
+      // Everything replayed had arrived when the response did.
+      return { loaded, seen: recorder.updates.length };
+    });
+    expect(result.seen).toBe(recorder.updates.length);
+    expect(result.loaded.modes?.currentModeId).toBe('custom');
+    const updates = recorder.updates;
+    expect(updates.every((notification) => notification.sessionId === sessionId)).toBe(true);
+    expect(textOf(updates, 'user_message_chunk')).toBe('make a file and edit the note');
+    expect(textOf(updates, 'agent_message_chunk')).toBe('Made the file and edited the note.');
+    const calls = updates.map((n) => n.update).filter((update) => update.sessionUpdate === 'tool_call');
+    expect(calls.map((call) => call.kind)).toEqual(expect.arrayContaining(['execute', 'edit']));
+    expect(calls.find((call) => call.kind === 'execute')).toMatchObject({ status: 'completed' });
+    expect(kinds(updates).indexOf('user_message_chunk')).toBe(0);
+  });
+});
