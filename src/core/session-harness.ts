@@ -15,7 +15,8 @@ import { loadBoundHarness } from '../tools/harness/registry.js';
 import { nativeCapabilities } from '../tools/native/registry.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { loadedDeferredTools } from '../tools/harness/meta.js';
-import { toDefinition } from '../tools/spec.js';
+import { toDefinition, type ToolSpec } from '../tools/spec.js';
+import { multiAgentV1Tools, multiAgentV2Tools } from '../tools/agents/native.js';
 import type { ToolDefinition } from '../protocol/index.js';
 
 export interface HarnessSetup {
@@ -47,6 +48,17 @@ export interface HarnessInputs {
   requestedBy?: string;
   shellName?: string;
   now?: () => Date;
+  /** Codex's multi-agent tools for a Codex-like (native) profile, when [agents] is enabled. */
+  agentTools?: 'none' | 'v1' | 'v2';
+}
+
+const CODEX_SHELLS = new Set(['native.exec_command', 'native.shell', 'native.shell_command']);
+
+/** Codex's own tool surface gets Codex's multi-agent tools; other harnesses bring their own. */
+function nativeAgentTools(profile: HarnessProfile, wanted: HarnessInputs['agentTools']): ToolSpec[] {
+  if (!wanted || wanted === 'none' || !profile.tools.some((tool) => CODEX_SHELLS.has(tool.capability))) return [];
+  const names = new Set(profile.tools.map((tool) => tool.name));
+  return (wanted === 'v2' ? multiAgentV2Tools() : multiAgentV1Tools()).filter((spec) => !names.has(spec.name));
 }
 
 export function setupHarness(inputs: HarnessInputs): HarnessSetup {
@@ -79,8 +91,9 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
   const wireProblem = checkWireSupport(profile, wire);
   if (wireProblem) throw new Error(wireProblem);
   const textProtocol = textProtocolFor(profile);
-  const tools = new ToolRegistry(textProtocol ? [...bound.all, createFormatErrorTool()] : bound.all);
-  const advertisedDefinitions = bound.advertised.map(toDefinition);
+  const agentSpecs = nativeAgentTools(profile, inputs.agentTools);
+  const tools = new ToolRegistry([...(textProtocol ? [...bound.all, createFormatErrorTool()] : bound.all), ...agentSpecs]);
+  const advertisedDefinitions = [...bound.advertised, ...agentSpecs].map(toDefinition);
   const deferredByName = new Map(bound.deferred.map((spec) => [spec.name, toDefinition(spec)]));
   const now = inputs.now ?? (() => new Date());
   // Computed once: the shaped prefix must stay byte-identical from step to step.

@@ -4,7 +4,7 @@
 // sessions, approvals given for the session, its exec-policy rules) lives in ThreadResources.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { RigConfig } from '../config/index.js';
+import { resolveAgents, type AgentsSettings, type RigConfig } from '../config/index.js';
 import type { ModelClient } from '../model/types.js';
 import { resolveProvider, type ProviderInfo } from '../model/index.js';
 import { autoCompactLimit } from '../context/index.js';
@@ -62,6 +62,8 @@ export interface RuntimeContext {
 
 export interface BuiltRuntime {
   runtime: ThreadRuntime;
+  /** [agents] as this thread's config has it (roles read from their files). */
+  agents?: AgentsSettings;
   provider: ProviderInfo;
   model: string;
   harness: HarnessSetup;
@@ -87,7 +89,9 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const model = modelFor(provider, settings, context.home);
   const client = await context.client(provider, settings);
   const shell = detectUserShell(env);
+  const agents = resolveAgents(config, context.home);
   const harness = setupHarness({
+    agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     config,
     provider,
     wire: client.wire,
@@ -150,5 +154,5 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     onContextOverflow: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
     compact: (target) => compactThread(target, compaction),
   };
-  return { runtime, provider, model, harness, safety };
+  return { runtime, provider, model, harness, safety, agents };
 }

@@ -18,6 +18,8 @@ export interface ThreadOverrides {
   yolo?: boolean;
   /** Serve the model's answers from a recorded rollout (implies the replay provider). */
   replayFile?: string;
+  /** Plan mode: a read-only sandbox and only read, search and plan tools (children inherit it). */
+  planMode?: boolean;
 }
 
 /** What a rollout says the thread last ran with (its newest turn context, else its meta line). */
