@@ -63,6 +63,7 @@ export function threadAgentsCapability(service: AgentsService, self: AgentNode):
     },
     async spawn(request, signal) {
       const node = await service.spawn(self, request);
+      node.foreground = request.foreground === true;
       if (signal.aborted) {
         await service.handle(node).close();
         throw new AgentToolError('the spawn was interrupted');

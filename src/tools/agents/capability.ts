@@ -40,6 +40,8 @@ export interface SpawnRequest {
   forkTurns?: 'none' | 'all' | number;
   /** Harness defaults (Explore, general-purpose, coder, ...) that mean the default role when not configured. */
   defaultRoleAliases?: readonly string[];
+  /** The caller waits for the result itself (a synchronous delegation): no notification follows. */
+  foreground?: boolean;
 }
 
 /** Thrown with a message meant for the model (what was wrong and what to do). */
