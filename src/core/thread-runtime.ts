@@ -145,6 +145,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
       approval_policy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
       sandbox_mode: safety.sandbox.mode,
       harness: harness.profile.id,
+      ...(settings.reasoningEffort ? { effort: settings.reasoningEffort } : {}),
     },
     ...(settings.maxTurnSteps !== undefined ? { maxTurnSteps: settings.maxTurnSteps } : {}),
     autoCompact: {

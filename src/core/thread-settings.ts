@@ -28,6 +28,8 @@ export interface RecordedSettings {
   model?: string;
   provider?: string;
   harness?: string;
+  /** The effort the recorded model ran with (kept with that model, like the provider). */
+  reasoningEffort?: string;
 }
 
 export interface ThreadSettings {
@@ -69,6 +71,8 @@ export function resolveThreadSettings(
     ? REPLAY_PROVIDER_ID
     : overrides.provider ?? (keepRecordedProvider ? recorded.provider! : config.model_provider);
   const model = overrides.model ?? (keepRecordedProvider ? recorded.model : undefined) ?? config.model;
+  const keptEffort = overrides.model === undefined && keepRecordedProvider && recorded.model !== undefined ? recorded.reasoningEffort : undefined;
+  const effort = overrides.reasoningEffort ?? keptEffort ?? config.model_reasoning_effort;
   const yolo = overrides.yolo ?? false;
   const approval = overrides.approvalPolicy ?? config.approval_policy;
   return {
@@ -86,7 +90,7 @@ export function resolveThreadSettings(
     approvalPolicy: yolo ? 'never' : parseApprovalPolicy(approval),
     sandboxMode: yolo ? 'danger-full-access' : overrides.sandbox ?? config.sandbox_mode,
     yolo,
-    ...(overrides.reasoningEffort ?? config.model_reasoning_effort ? { reasoningEffort: overrides.reasoningEffort ?? config.model_reasoning_effort } : {}),
+    ...(effort ? { reasoningEffort: effort } : {}),
     ...(config.model_reasoning_summary && config.model_reasoning_summary !== 'none' ? { reasoningSummary: config.model_reasoning_summary } : {}),
     ...(config.model_verbosity ? { verbosity: config.model_verbosity } : {}),
     ...(config.max_turn_steps !== undefined ? { maxTurnSteps: config.max_turn_steps } : {}),
