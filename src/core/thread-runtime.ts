@@ -11,7 +11,7 @@ import { autoCompactLimit } from '../context/index.js';
 import { detectUserShell } from '../exec/shell.js';
 import { ProcessScope } from '../exec/process-groups.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
-import { ApprovalCache, type ExecPolicy } from '../policy/index.js';
+import { ApprovalCache, ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
@@ -92,6 +92,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const agents = resolveAgents(config, context.home);
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
+    ...(settings.planMode ? { planMode: true } : {}),
     config,
     provider,
     wire: client.wire,
@@ -118,7 +119,8 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const capabilities = createOrchestrator({
     sandbox: safety.sandbox,
     approvalPolicy: safety.approvalPolicy,
-    execPolicy: resources.execPolicy,
+    // Plan mode: no `allow` rule may run a command outside the read-only sandbox.
+    execPolicy: settings.planMode ? ExecPolicy.empty() : resources.execPolicy,
     yolo: safety.yolo,
     commandEnv: safety.commandEnv,
     unifiedExec: resources.sessions(safety.commandEnv, config),

@@ -123,7 +123,7 @@ export class AgentsService {
         ...(safety.approvalPolicy ? { approvalPolicy: safety.approvalPolicy } : {}),
         ...(effort ? { reasoningEffort: effort } : {}),
         ...(parent.yolo && safety.sandbox === 'danger-full-access' && safety.approvalPolicy === 'never' ? { yolo: true } : {}),
-        ...(base.overrides?.planMode ? { planMode: true } : {}),
+        ...(parent.plan_mode ? { planMode: true } : {}),
       },
       ephemeral: parentHandle.info.rolloutPath === undefined || base.ephemeral === true,
       ...(base.ignoreRules ? { ignoreRules: true } : {}),
