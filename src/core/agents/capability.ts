@@ -77,7 +77,11 @@ export function threadAgentsCapability(service: AgentsService, self: AgentNode):
       const handle = service.handle(node);
       if (options.interrupt && handle.isRunning) await handle.interrupt();
       if (handle.isRunning) handle.steer({ text });
-      else if (options.startTurn) service.startTurn(node, text);
+      else if (options.startTurn) {
+        // Whoever waits for this turn's result itself needs no notification of it.
+        node.foreground = options.foreground === true;
+        service.startTurn(node, text);
+      }
       else node.pendingInput.push(text);
       return node.view();
     },

@@ -76,10 +76,14 @@ export class AgentTree {
   /** Spawns under way: they count against the concurrency limit before their thread exists. */
   reserved = 0;
 
-  /** Children that hold a slot: spawned and not closed (Codex counts them until close_agent). */
+  /**
+   * Children that hold a slot: spawned and not closed (Codex counts them until close_agent). A
+   * harness's synchronous delegate gives its slot back when it finishes; it stays loaded so the
+   * harness can send it more work (SendMessage, opencode's task_id).
+   */
   openCount(): number {
     let open = this.reserved;
-    for (const node of this.nodes.values()) if (node.parent && !node.closed) open++;
+    for (const node of this.nodes.values()) if (node.parent && !node.closed && (node.running || !node.foreground)) open++;
     return open;
   }
 

@@ -65,7 +65,7 @@ export interface AgentsCapability {
    * Give a child input: `startTurn` starts a turn when it is idle (followup_task, send_input); a
    * running child gets it as steering. Without `startTurn`, an idle child keeps it for its next turn.
    */
-  message(target: string, text: string, options: { startTurn: boolean; interrupt?: boolean }): Promise<AgentView>;
+  message(target: string, text: string, options: { startTurn: boolean; interrupt?: boolean; foreground?: boolean }): Promise<AgentView>;
   /** Until one of `targets` (default: any child of the caller) ends a turn, or the timeout. */
   wait(targets: string[] | undefined, timeoutMs: number, signal: AbortSignal): Promise<WaitOutcome>;
   /** Until `target`'s running turn ends; its final message or failure. */

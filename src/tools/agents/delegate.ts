@@ -35,13 +35,12 @@ function failedText(view: AgentView): string {
   return `Agent ${view.path} ended without a result (${typeof status === 'string' ? status : 'completed'}).`;
 }
 
-/** Spawn, wait for the final message, close the child (it stays resumable from its rollout). */
+/** Spawn and wait for the final message (the finished child gives back its slot but stays loaded). */
 async function runForeground(agents: AgentsCapability, ctx: ToolContext, concern: (view: AgentView) => void, request: Parameters<AgentsCapability['spawn']>[0]): Promise<AgentView> {
   const spawned = await agents.spawn({ ...request, foreground: true }, ctx.signal);
   concern(spawned);
   const done = await agents.result(spawned.id, ctx.signal);
   concern(done);
-  await agents.close(spawned.id);
   return done;
 }
 
@@ -81,11 +80,10 @@ export function createDelegateTool(tool: ResolvedTool): ToolSpec {
         const existing = style === 'opencode' ? stringArg(args, 'task_id') : undefined;
         if (existing) {
           await agents.resume(existing);
-          const continued = await agents.message(existing, prompt, { startTurn: true });
+          const continued = await agents.message(existing, prompt, { startTurn: true, foreground: true });
           call.concern(continued);
           const done = await agents.result(existing, ctx.signal);
           call.concern(done);
-          await agents.close(existing);
           return foregroundReply(style, done, type);
         }
         const forkTurns = style === 'qwen' ? qwenFork(args['fork_turns']) : 'none';
