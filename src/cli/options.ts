@@ -55,6 +55,7 @@ export type SharedOptionKey =
   | 'skipGitRepoCheck'
   | 'ephemeral'
   | 'color'
+  | 'plan'
   | 'threadSource'
   | 'cyberAccessProgram';
 
@@ -91,6 +92,7 @@ const MAKERS: Record<SharedOptionKey, () => Option> = {
   skipGitRepoCheck: () => new Option('--skip-git-repo-check', 'allow running outside a git repository'),
   ephemeral: () => new Option('--ephemeral', 'do not write a rollout for this session'),
   color: () => new Option('--color <when>', 'colour human output').choices(['always', 'never', 'auto']),
+  plan: () => new Option('--plan', 'plan mode: a read-only sandbox and only read, search and plan tools, for the agent and every sub-agent'),
   // The Codex SDK passes these when its threadSource / cyberAccessProgram options are set.
   threadSource: () => new Option('--thread-source <source>', 'accepted for Codex SDK compatibility (its threadSource option); not used yet'),
   cyberAccessProgram: () =>
@@ -105,7 +107,7 @@ export const SESSION_OPTIONS: readonly SharedOptionKey[] = [
 
 /** What `rig exec` adds to a session's options. */
 export const EXEC_OPTIONS: readonly SharedOptionKey[] = [
-  'json', 'experimentalJson', 'outputLastMessage', 'outputSchema', 'image', 'skipGitRepoCheck', 'ephemeral', 'color',
+  'json', 'experimentalJson', 'outputLastMessage', 'outputSchema', 'image', 'skipGitRepoCheck', 'ephemeral', 'color', 'plan',
   'threadSource', 'cyberAccessProgram',
 ];
 

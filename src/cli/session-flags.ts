@@ -30,6 +30,7 @@ export interface SessionFlags {
   color?: 'always' | 'never' | 'auto';
   last?: boolean;
   all?: boolean;
+  plan?: boolean;
 }
 
 export type SessionMode = 'exec' | 'interactive';
@@ -47,6 +48,7 @@ function overridesFromFlags(flags: SessionFlags, mode: SessionMode): ThreadOverr
     ...(approval ? { approvalPolicy: approval } : {}),
     ...(yolo ? { yolo } : {}),
     ...(flags.replay ? { replayFile: flags.replay } : {}),
+    ...(flags.plan ? { planMode: true } : {}),
   };
 }
 

@@ -59,8 +59,18 @@ function resolveSectionPaths(section: ProfileConfig, baseDir: string, env: NodeJ
   for (const server of Object.values(section.mcp_servers ?? {})) {
     if (server.cwd !== undefined) server.cwd = resolveConfigPath(server.cwd, baseDir, env);
   }
+  // A role's config_file is relative to the file that names it, like every other path.
+  for (const [key, role] of Object.entries(section.agents ?? {})) {
+    if (isRoleTable(role) && typeof role.config_file === 'string') {
+      (section.agents as Record<string, { config_file?: string }>)[key] = { ...role, config_file: resolveConfigPath(role.config_file, baseDir, env) };
+    }
+  }
   const roots = section.sandbox_workspace_write?.writable_roots;
   if (section.sandbox_workspace_write && roots) {
     section.sandbox_workspace_write.writable_roots = roots.map((r) => resolveConfigPath(r, baseDir, env));
   }
+}
+
+function isRoleTable(value: unknown): value is { config_file?: unknown } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -42,3 +42,5 @@ export {
   WIRE_APIS,
 } from './schema.js';
 export type { ConfigLayer, McpApprovalMode, McpServerTable, ProfileConfig, ProviderConfig, SandboxMode, TrustLevel, WireApiName } from './schema.js';
+export { DEFAULT_AGENT_MAX_DEPTH, DEFAULT_AGENT_MAX_THREADS, resolveAgents } from './agents.js';
+export type { AgentRole, AgentsSettings } from './agents.js';

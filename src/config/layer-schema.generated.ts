@@ -490,8 +490,88 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     },
     "agents": {
       "type": "object",
-      "properties": {},
-      "additionalProperties": {}
+      "properties": {
+        "enabled": {
+          "type": "boolean"
+        },
+        "max_concurrent_threads_per_session": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991
+        },
+        "max_threads": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 9007199254740991
+        },
+        "max_depth": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 9007199254740991
+        },
+        "default_subagent_model": {
+          "type": "string"
+        },
+        "default_subagent_reasoning_effort": {
+          "type": "string"
+        },
+        "interrupt_message": {
+          "type": "string"
+        }
+      },
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "config_file": {
+            "type": "string"
+          },
+          "nickname_candidates": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "model": {
+            "type": "string"
+          },
+          "model_reasoning_effort": {
+            "type": "string"
+          },
+          "developer_instructions": {
+            "type": "string"
+          },
+          "harness": {
+            "type": "string"
+          },
+          "model_provider": {
+            "type": "string"
+          },
+          "sandbox_mode": {
+            "type": "string",
+            "enum": [
+              "read-only",
+              "workspace-write",
+              "danger-full-access"
+            ]
+          },
+          "approval_policy": {
+            "type": "string",
+            "enum": [
+              "untrusted",
+              "on-request",
+              "on-failure",
+              "never"
+            ]
+          }
+        },
+        "additionalProperties": false
+      }
     },
     "hooks": {
       "type": "object",
@@ -1997,8 +2077,88 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "agents": {
             "type": "object",
-            "properties": {},
-            "additionalProperties": {}
+            "properties": {
+              "enabled": {
+                "type": "boolean"
+              },
+              "max_concurrent_threads_per_session": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 9007199254740991
+              },
+              "max_threads": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 9007199254740991
+              },
+              "max_depth": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "default_subagent_model": {
+                "type": "string"
+              },
+              "default_subagent_reasoning_effort": {
+                "type": "string"
+              },
+              "interrupt_message": {
+                "type": "string"
+              }
+            },
+            "additionalProperties": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "description": {
+                  "type": "string"
+                },
+                "config_file": {
+                  "type": "string"
+                },
+                "nickname_candidates": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "model": {
+                  "type": "string"
+                },
+                "model_reasoning_effort": {
+                  "type": "string"
+                },
+                "developer_instructions": {
+                  "type": "string"
+                },
+                "harness": {
+                  "type": "string"
+                },
+                "model_provider": {
+                  "type": "string"
+                },
+                "sandbox_mode": {
+                  "type": "string",
+                  "enum": [
+                    "read-only",
+                    "workspace-write",
+                    "danger-full-access"
+                  ]
+                },
+                "approval_policy": {
+                  "type": "string",
+                  "enum": [
+                    "untrusted",
+                    "on-request",
+                    "on-failure",
+                    "never"
+                  ]
+                }
+              },
+              "additionalProperties": false
+            }
           },
           "hooks": {
             "type": "object",

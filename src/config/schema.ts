@@ -41,6 +41,7 @@ export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export type WireApiName = (typeof WIRE_APIS)[number];
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
 export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
+export type ApprovalPolicyName = (typeof APPROVAL_POLICIES)[number];
 
 // Assigned from the lazily loaded zod before any schema is built (layerSchemaFor, renderers).
 let z = undefined as unknown as typeof Z;
@@ -199,6 +200,48 @@ function webSearchSchema() {
   return z.union([z.enum(WEB_SEARCH_MODES), table], { error: allowed });
 }
 
+/**
+ * What a sub-agent role may set: Codex's role keys (description, config_file, nickname_candidates,
+ * model, model_reasoning_effort, developer_instructions) plus rig's harness, provider and safety.
+ * The same keys make up a role file (`agents/<role>.toml`), which may also carry its `name`.
+ */
+function agentRoleFields() {
+  return {
+    name: z.string().optional(),
+    description: z.string().optional(),
+    config_file: z.string().optional(),
+    nickname_candidates: stringList().optional(),
+    model: z.string().optional(),
+    model_reasoning_effort: z.string().optional(),
+    developer_instructions: z.string().optional(),
+    harness: z.string().optional(),
+    model_provider: z.string().optional(),
+    sandbox_mode: z.enum(SANDBOX_MODES).optional(),
+    approval_policy: z.enum(APPROVAL_POLICIES).optional(),
+  };
+}
+
+/** One role as written in `[agents.<role>]` or in its own file. */
+export function agentRoleSchema() {
+  useZod();
+  return z.strictObject(agentRoleFields());
+}
+
+/** `[agents]`: Codex's limits and defaults; every other key is a role table. */
+function agentsSchema() {
+  return z
+    .object({
+      enabled: z.boolean().optional(),
+      max_concurrent_threads_per_session: intIn(1).optional(),
+      max_threads: intIn(1).optional(),
+      max_depth: intIn(0).optional(),
+      default_subagent_model: z.string().optional(),
+      default_subagent_reasoning_effort: z.string().optional(),
+      interrupt_message: z.string().optional(),
+    })
+    .catchall(agentRoleSchema());
+}
+
 function approvalPolicySchema() {
   const granular = z.strictObject({
     sandbox_approval: z.boolean().optional(),
@@ -346,7 +389,7 @@ function profileFields() {
     notify: () => stringList().optional(),
     web_search: () => webSearchSchema().optional(),
     features: () => z.record(z.string(), z.boolean()).optional(),
-    agents: () => looseTable().optional(),
+    agents: () => agentsSchema().optional(),
     hooks: () => hooksSchema().optional(),
     mcp_servers: () => z.record(z.string(), mcpServerSchema()).optional(),
     tui: () => looseTable().optional(),

@@ -28,6 +28,8 @@ import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
 import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type ResumedThread } from './session-resume.js';
 import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
 import { rigVersion } from './version.js';
+import { AgentsService } from './agents/service.js';
+import type { AgentLink } from './agents/tree.js';
 
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
@@ -74,6 +76,8 @@ export interface ThreadStartRequest {
   canAskApproval?: boolean;
   /** Recorded as the rollout's originator. */
   originator?: string;
+  /** Set for a sub-agent: its parent thread, task path and role (the agents service starts these). */
+  agent?: AgentLink;
 }
 
 export interface ForkRequest extends ThreadStartRequest {
@@ -103,10 +107,13 @@ export class Engine {
   private readonly hub = new EventHub();
   private readonly threads = new Map<string, ThreadHandle>();
   private readonly clients = new Map<string, Promise<ModelClient>>();
+  /** Sub-agents: child threads of this engine, spawned by the threads' tools. */
+  readonly agents: AgentsService;
 
   constructor(private readonly options: EngineOptions = {}) {
     this.env = options.env ?? process.env;
     this.home = options.home ?? resolveRigHome(this.env);
+    this.agents = new AgentsService(this);
   }
 
   /** Every loaded thread's events, in emission order per thread. */
@@ -296,7 +303,8 @@ export class Engine {
     if (this.threads.has(threadId)) return this.threads.get(threadId)!;
     const rules = await loadExecPolicy({ config, cwd, home: this.home, env, ignoreRules: Boolean(request.ignoreRules) });
     const resources = new ThreadResources(threadId, rules.policy);
-    const rebuild = (next: ThreadSettings) => buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s) }, next);
+    const rebuild = (next: ThreadSettings) =>
+      buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s) }, next).then((b) => this.agents.attach(threadId, b, config, request, this.home));
     let built: BuiltRuntime;
     try {
       built = await rebuild(settings);
@@ -344,7 +352,8 @@ export class Engine {
               cwd,
               originator: request.originator ?? env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE'] ?? 'rig',
               cli_version: rigVersion(),
-              source: this.options.source ?? 'cli',
+              source: request.agent ? 'subagent' : this.options.source ?? 'cli',
+              ...(request.agent ? { parent_thread_id: request.agent.parentThreadId, agent_path: request.agent.path, agent_nickname: request.agent.nickname, ...(request.agent.role ? { agent_role: request.agent.role } : {}) } : {}),
               model: built.model,
               model_provider: built.provider.id,
               harness: built.harness.profile.id,

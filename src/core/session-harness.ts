@@ -11,11 +11,12 @@ import type { ModelClient, ModelRequest, WireApi } from '../model/types.js';
 import { ReplayedCallsClient, textProtocolFor, wrapForTextProtocol } from '../harness/text-protocol/index.js';
 import { createFormatErrorTool } from '../tools/harness/format-error.js';
 import type { ProviderInfo } from '../model/providers.js';
-import { loadBoundHarness } from '../tools/harness/registry.js';
+import { loadBoundHarness, type BoundHarness } from '../tools/harness/registry.js';
 import { nativeCapabilities } from '../tools/native/registry.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { loadedDeferredTools } from '../tools/harness/meta.js';
-import { toDefinition } from '../tools/spec.js';
+import { toDefinition, type ToolSpec } from '../tools/spec.js';
+import { multiAgentV1Tools, multiAgentV2Tools } from '../tools/agents/native.js';
 import type { ToolDefinition } from '../protocol/index.js';
 
 export interface HarnessSetup {
@@ -47,6 +48,19 @@ export interface HarnessInputs {
   requestedBy?: string;
   shellName?: string;
   now?: () => Date;
+  /** Codex's multi-agent tools for a Codex-like (native) profile, when [agents] is enabled. */
+  agentTools?: 'none' | 'v1' | 'v2';
+  /** Plan mode: tools that change files are not offered, and refuse when called. */
+  planMode?: boolean;
+}
+
+const CODEX_SHELLS = new Set(['native.exec_command', 'native.shell', 'native.shell_command']);
+
+/** Codex's own tool surface gets Codex's multi-agent tools; other harnesses bring their own. */
+function nativeAgentTools(profile: HarnessProfile, wanted: HarnessInputs['agentTools']): ToolSpec[] {
+  if (!wanted || wanted === 'none' || !profile.tools.some((tool) => CODEX_SHELLS.has(tool.capability))) return [];
+  const names = new Set(profile.tools.map((tool) => tool.name));
+  return (wanted === 'v2' ? multiAgentV2Tools() : multiAgentV1Tools()).filter((spec) => !names.has(spec.name));
 }
 
 export function setupHarness(inputs: HarnessInputs): HarnessSetup {
@@ -75,12 +89,14 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
       : provider.harness
         ? `set by model_providers.${provider.id}.harness`
         : choice.reason;
-  const { profile, tools: bound } = loadBoundHarness(choice.id, native, search, origin);
+  const { profile, tools: loaded } = loadBoundHarness(choice.id, native, search, origin);
+  const bound = inputs.planMode ? withoutWriters(profile, loaded) : loaded;
   const wireProblem = checkWireSupport(profile, wire);
   if (wireProblem) throw new Error(wireProblem);
   const textProtocol = textProtocolFor(profile);
-  const tools = new ToolRegistry(textProtocol ? [...bound.all, createFormatErrorTool()] : bound.all);
-  const advertisedDefinitions = bound.advertised.map(toDefinition);
+  const agentSpecs = nativeAgentTools(profile, inputs.agentTools);
+  const tools = new ToolRegistry([...(textProtocol ? [...bound.all, createFormatErrorTool()] : bound.all), ...agentSpecs]);
+  const advertisedDefinitions = [...bound.advertised, ...agentSpecs].map(toDefinition);
   const deferredByName = new Map(bound.deferred.map((spec) => [spec.name, toDefinition(spec)]));
   const now = inputs.now ?? (() => new Date());
   // Computed once: the shaped prefix must stay byte-identical from step to step.
@@ -111,3 +127,24 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
   };
 }
 
+
+/** Capabilities that change files: plan mode offers none of them (shells run read-only instead). */
+const WRITE_CAPABILITIES = new Set(['fs.write', 'fs.edit', 'fs.apply_unified_diff', 'fs.str_replace_editor', 'native.apply_patch', 'swe.submit']);
+
+/**
+ * Plan mode's tool set: the profile's tools without its file writers (not advertised, not
+ * deferred); a call to one anyway is refused with what to do instead.
+ */
+function withoutWriters(profile: HarnessProfile, bound: BoundHarness): BoundHarness {
+  const writers = new Set(profile.tools.filter((tool) => WRITE_CAPABILITIES.has(tool.capability)).map((tool) => tool.name));
+  const refuse = (spec: ToolSpec): ToolSpec => ({
+    ...spec,
+    handle: async () => ({
+      output: `${spec.name} is not available in plan mode: nothing may be changed until the plan is accepted. Read and search to finish the plan, then present it.`,
+      success: false,
+    }),
+  });
+  const all = bound.all.map((spec) => (writers.has(spec.name) ? refuse(spec) : spec));
+  const keep = (specs: ToolSpec[]) => specs.filter((spec) => !writers.has(spec.name));
+  return { all, advertised: keep(bound.advertised), deferred: keep(bound.deferred), byName: new Map(all.map((spec) => [spec.name, spec])) };
+}

@@ -3,7 +3,9 @@
 // resumeThread, forkThread); a handle owns the thread's processes, sessions, approval cache and
 // rollout writer, and closing it releases exactly those.
 import type {
+  ApprovalAnswer,
   ApprovalDecision,
+  ApprovalRequest,
   ConversationItem,
   EventEnvelope,
   JsonSchema,
@@ -203,8 +205,18 @@ export class ThreadHandle {
     this.thread.emitFor(null, event);
   }
 
+  /**
+   * @internal the agents service asks this thread's front end on behalf of a child thread (the
+   * request carries the child's path); the answer goes back to the child.
+   */
+  askOnBehalf(request: DistributiveOmit<ApprovalRequest, 'id'>): Promise<ApprovalAnswer> {
+    return this.thread.requestApproval(request as Omit<ApprovalRequest, 'id'>, new AbortController().signal);
+  }
+
   /** @internal */
   newItemId(): string {
     return this.thread.newItemId();
   }
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -28,7 +28,14 @@ export function recordedSettings(resumed: ResumedThread | undefined): RecordedSe
   const model = context?.model ?? meta?.model;
   const provider = context?.model_provider ?? meta?.model_provider;
   const harness = context?.harness ?? meta?.harness;
-  return { ...(cwd ? { cwd } : {}), ...(model ? { model } : {}), ...(provider ? { provider } : {}), ...(harness ? { harness } : {}) };
+  const effort = context?.effort;
+  return {
+    ...(cwd ? { cwd } : {}),
+    ...(model ? { model } : {}),
+    ...(provider ? { provider } : {}),
+    ...(harness ? { harness } : {}),
+    ...(effort ? { reasoningEffort: effort } : {}),
+  };
 }
 
 /** The opening context of a new thread: developer instructions, AGENTS.md, the environment block. */

@@ -4,14 +4,14 @@
 // sessions, approvals given for the session, its exec-policy rules) lives in ThreadResources.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { RigConfig } from '../config/index.js';
+import { resolveAgents, type AgentsSettings, type RigConfig } from '../config/index.js';
 import type { ModelClient } from '../model/types.js';
 import { resolveProvider, type ProviderInfo } from '../model/index.js';
 import { autoCompactLimit } from '../context/index.js';
 import { detectUserShell } from '../exec/shell.js';
 import { ProcessScope } from '../exec/process-groups.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
-import { ApprovalCache, type ExecPolicy } from '../policy/index.js';
+import { ApprovalCache, ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
 import type { ClientFileSystem } from '../protocol/index.js';
 import type { ThreadRuntime } from './thread.js';
@@ -65,6 +65,8 @@ export interface RuntimeContext {
 
 export interface BuiltRuntime {
   runtime: ThreadRuntime;
+  /** [agents] as this thread's config has it (roles read from their files). */
+  agents?: AgentsSettings;
   provider: ProviderInfo;
   model: string;
   harness: HarnessSetup;
@@ -90,7 +92,10 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const model = modelFor(provider, settings, context.home);
   const client = await context.client(provider, settings);
   const shell = detectUserShell(env);
+  const agents = resolveAgents(config, context.home);
   const harness = setupHarness({
+    agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
+    ...(settings.planMode ? { planMode: true } : {}),
     config,
     provider,
     wire: client.wire,
@@ -117,7 +122,8 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const capabilities = createOrchestrator({
     sandbox: safety.sandbox,
     approvalPolicy: safety.approvalPolicy,
-    execPolicy: resources.execPolicy,
+    // Plan mode: no `allow` rule may run a command outside the read-only sandbox.
+    execPolicy: settings.planMode ? ExecPolicy.empty() : resources.execPolicy,
     yolo: safety.yolo,
     commandEnv: safety.commandEnv,
     unifiedExec: resources.sessions(safety.commandEnv, config),
@@ -145,6 +151,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
       approval_policy: typeof safety.approvalPolicy === 'string' ? safety.approvalPolicy : 'granular',
       sandbox_mode: safety.sandbox.mode,
       harness: harness.profile.id,
+      ...(settings.reasoningEffort ? { effort: settings.reasoningEffort } : {}),
     },
     ...(settings.maxTurnSteps !== undefined ? { maxTurnSteps: settings.maxTurnSteps } : {}),
     autoCompact: {
@@ -154,5 +161,5 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     onContextOverflow: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
     compact: (target) => compactThread(target, compaction),
   };
-  return { runtime, provider, model, harness, safety };
+  return { runtime, provider, model, harness, safety, agents };
 }

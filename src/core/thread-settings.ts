@@ -18,6 +18,8 @@ export interface ThreadOverrides {
   yolo?: boolean;
   /** Serve the model's answers from a recorded rollout (implies the replay provider). */
   replayFile?: string;
+  /** Plan mode: a read-only sandbox and only read, search and plan tools (children inherit it). */
+  planMode?: boolean;
 }
 
 /** What a rollout says the thread last ran with (its newest turn context, else its meta line). */
@@ -26,6 +28,8 @@ export interface RecordedSettings {
   model?: string;
   provider?: string;
   harness?: string;
+  /** The effort the recorded model ran with (kept with that model, like the provider). */
+  reasoningEffort?: string;
 }
 
 export interface ThreadSettings {
@@ -46,6 +50,8 @@ export interface ThreadSettings {
   /** Undefined: a turn runs until the model stops calling tools. */
   maxTurnSteps?: number;
   replayFile?: string;
+  /** Plan mode: read-only sandbox, nothing escalates, no edit tools (the engine enforces it). */
+  planMode?: boolean;
 }
 
 export const REPLAY_PROVIDER_ID = 'replay';
@@ -67,8 +73,12 @@ export function resolveThreadSettings(
     ? REPLAY_PROVIDER_ID
     : overrides.provider ?? (keepRecordedProvider ? recorded.provider! : config.model_provider);
   const model = overrides.model ?? (keepRecordedProvider ? recorded.model : undefined) ?? config.model;
-  const yolo = overrides.yolo ?? false;
-  const approval = overrides.approvalPolicy ?? config.approval_policy;
+  const keptEffort = overrides.model === undefined && keepRecordedProvider && recorded.model !== undefined ? recorded.reasoningEffort : undefined;
+  const effort = overrides.reasoningEffort ?? keptEffort ?? config.model_reasoning_effort;
+  const plan = overrides.planMode === true;
+  // Plan mode beats every other safety setting: nothing it runs may write or leave the sandbox.
+  const yolo = plan ? false : overrides.yolo ?? false;
+  const approval = plan ? 'never' : overrides.approvalPolicy ?? config.approval_policy;
   return {
     cwd,
     provider,
@@ -82,9 +92,10 @@ export function resolveThreadSettings(
           ? { harnessOrigin: 'config' as const }
           : {}),
     approvalPolicy: yolo ? 'never' : parseApprovalPolicy(approval),
-    sandboxMode: yolo ? 'danger-full-access' : overrides.sandbox ?? config.sandbox_mode,
+    sandboxMode: plan ? 'read-only' : yolo ? 'danger-full-access' : overrides.sandbox ?? config.sandbox_mode,
+    ...(plan ? { planMode: true } : {}),
     yolo,
-    ...(overrides.reasoningEffort ?? config.model_reasoning_effort ? { reasoningEffort: overrides.reasoningEffort ?? config.model_reasoning_effort } : {}),
+    ...(effort ? { reasoningEffort: effort } : {}),
     ...(config.model_reasoning_summary && config.model_reasoning_summary !== 'none' ? { reasoningSummary: config.model_reasoning_summary } : {}),
     ...(config.model_verbosity ? { verbosity: config.model_verbosity } : {}),
     ...(config.max_turn_steps !== undefined ? { maxTurnSteps: config.max_turn_steps } : {}),
@@ -101,6 +112,7 @@ export function applySettingsUpdate(overrides: ThreadOverrides, update: Settings
     ...(update.approval_policy !== undefined ? { approvalPolicy: update.approval_policy } : {}),
     ...(update.sandbox_mode !== undefined ? { sandbox: update.sandbox_mode } : {}),
     ...(update.harness !== undefined ? { harness: update.harness } : {}),
+    ...(update.plan_mode !== undefined ? { planMode: update.plan_mode } : {}),
   };
 }
 
@@ -115,5 +127,6 @@ export function settingsView(settings: ThreadSettings, resolved: { model: string
     sandbox_mode: settings.sandboxMode,
     ...(settings.reasoningEffort ? { reasoning_effort: settings.reasoningEffort } : {}),
     yolo: settings.yolo,
+    ...(settings.planMode ? { plan_mode: true } : {}),
   };
 }

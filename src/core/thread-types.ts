@@ -4,6 +4,7 @@ import type { ConversationItem, JsonSchema, TokenUsage, ToolDefinition } from '.
 import type { ModelClient, ModelRequest } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CapabilitiesFactory } from '../tools/spec.js';
+import type { AgentsCapability } from '../tools/agents/capability.js';
 import type { ThreadRecorder, TurnContextRecord } from './recorder.js';
 import type { Thread } from './thread.js';
 
@@ -33,6 +34,8 @@ export interface ThreadRuntime {
   onContextOverflow?: (thread: Thread) => Promise<boolean>;
   /** Manual compaction (`/compact`, ThreadHandle.compact). */
   compact?: (thread: Thread) => Promise<TurnResult>;
+  /** Sub-agents of this thread (the engine's agents service); absent: no sub-agent tools work. */
+  agents?: AgentsCapability;
 }
 
 export interface ThreadOptions {

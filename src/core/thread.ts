@@ -358,7 +358,8 @@ export class Thread {
 
   /** @internal */
   makeCapabilities(services: TurnServices): Omit<ToolCapabilities, 'updatePlan' | 'attachImage'> {
-    return this.runtime.capabilities(services);
+    const agents = this.runtime.agents;
+    return { ...this.runtime.capabilities(services), ...(agents ? { agents } : {}) };
   }
 
   /** @internal */

@@ -23,6 +23,9 @@ export interface ExecApprovalRequest {
   reason?: string;
   /** Proposed argv prefix for "approve for the session". */
   proposed_prefix?: string[];
+  /** Set when a sub-agent asks: its task path (e.g. /root/implement_fix) and thread. */
+  agent_path?: string;
+  agent_thread_id?: string;
 }
 
 export interface FileChangeApprovalEntry {
@@ -45,6 +48,9 @@ export interface FileChangeApprovalRequest {
   /** Whether approving still checks the paths against the sandbox's writable roots. */
   sandboxed: boolean;
   reason?: string;
+  /** Set when a sub-agent asks: its task path (e.g. /root/implement_fix) and thread. */
+  agent_path?: string;
+  agent_thread_id?: string;
 }
 
 export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest;

@@ -120,6 +120,30 @@ export interface ToolCallItem {
   status: Exclude<ItemStatus, 'declined'>;
 }
 
+/** One child's state as a collab_agent_tool_call item reports it. */
+export interface CollabAgentState {
+  status: 'pending_init' | 'running' | 'interrupted' | 'completed' | 'errored' | 'shutdown' | 'not_found';
+  message?: string | null;
+}
+
+/**
+ * A sub-agent tool call (Codex's collab tool call): which thread asked, which child threads it
+ * concerns, and their states. Child activity itself arrives in the children's own envelopes.
+ */
+export interface CollabAgentToolCallItem {
+  id: string;
+  type: 'collab_agent_tool_call';
+  /** The tool the model called (spawn_agent, wait_agent, Agent, task, ...). */
+  tool: string;
+  sender_thread_id: string;
+  receiver_thread_ids: string[];
+  /** The children's task paths, in the order of receiver_thread_ids. */
+  agent_paths?: string[];
+  prompt: string | null;
+  agents_states: Record<string, CollabAgentState>;
+  status: Exclude<ItemStatus, 'declined'>;
+}
+
 export interface ErrorThreadItem {
   id: string;
   type: 'error';
@@ -138,6 +162,7 @@ export type ThreadItem =
   | TodoListItem
   | ContextCompactionItem
   | ToolCallItem
+  | CollabAgentToolCallItem
   | ErrorThreadItem;
 
 export type ThreadItemType = ThreadItem['type'];

@@ -16,6 +16,8 @@ export interface ThreadSettingsView {
   reasoning_effort?: string;
   /** --dangerously-bypass-approvals-and-sandbox: no sandbox, nothing asked. */
   yolo: boolean;
+  /** Plan mode (`--plan`, /plan): read-only, only read, search and plan tools. */
+  plan_mode?: boolean;
 }
 
 /** What updateSettings may change; each applies from the next turn. */
@@ -25,4 +27,6 @@ export interface SettingsUpdate {
   approval_policy?: 'untrusted' | 'on-request' | 'on-failure' | 'never';
   sandbox_mode?: SandboxModeName;
   harness?: string;
+  /** Enter (true) or leave (false) plan mode. */
+  plan_mode?: boolean;
 }

@@ -85,6 +85,11 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX threads_by_cwd ON threads(cwd, updated_at DESC, id DESC);
    CREATE INDEX threads_by_time ON threads(updated_at DESC, id DESC);
    CREATE INDEX threads_by_path ON threads(rollout_path);`,
+  // 5: sub-agents: a child thread's parent, task path and role (from its session_meta). Rows of
+  // threads indexed before are children of nobody, which is what their rollouts say too.
+  `ALTER TABLE threads ADD COLUMN parent_thread_id TEXT;
+   ALTER TABLE threads ADD COLUMN agent_path TEXT;
+   ALTER TABLE threads ADD COLUMN agent_role TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -104,6 +104,9 @@ export interface RolloutSummary {
   gitBranch: string | undefined;
   gitSha: string | undefined;
   forkedFromId: string | undefined;
+  parentThreadId: string | undefined;
+  agentPath: string | undefined;
+  agentRole: string | undefined;
   usage: TokenUsage | undefined;
 }
 
@@ -166,6 +169,9 @@ export function summarizeRollout(records: readonly RolloutRecord[]): RolloutSumm
     gitBranch: meta?.git?.branch,
     gitSha: meta?.git?.commit_hash,
     forkedFromId: meta?.forked_from_id,
+    parentThreadId: meta?.parent_thread_id,
+    agentPath: meta?.agent_path,
+    agentRole: meta?.agent_role,
     usage,
   };
 }

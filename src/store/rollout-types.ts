@@ -23,7 +23,11 @@ export interface SessionMeta {
   harness?: string;
   base_instructions?: string;
   forked_from_id?: string;
+  /** A sub-agent's parent thread, task path (/root/implement_fix), nickname and role. */
   parent_thread_id?: string;
+  agent_path?: string;
+  agent_nickname?: string;
+  agent_role?: string;
   git?: GitInfo;
 }
 

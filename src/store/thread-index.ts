@@ -71,6 +71,9 @@ function rowFromFile(file: RolloutFileStat, previous: DbRow | undefined, warning
     git_branch: s.gitBranch ?? null,
     git_sha: s.gitSha ?? null,
     forked_from_id: s.forkedFromId ?? null,
+    parent_thread_id: s.parentThreadId ?? null,
+    agent_path: s.agentPath ?? null,
+    agent_role: s.agentRole ?? null,
     file_size: file.size,
     file_mtime_ms: file.mtimeMs,
   };

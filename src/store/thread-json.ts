@@ -19,6 +19,9 @@ export interface ThreadJson {
   git_branch: string | null;
   git_sha: string | null;
   forked_from_id: string | null;
+  parent_thread_id: string | null;
+  agent_path: string | null;
+  agent_role: string | null;
   rollout_path: string;
 }
 
@@ -38,6 +41,9 @@ export function threadJson(row: ThreadRow): ThreadJson {
     git_branch: row.gitBranch,
     git_sha: row.gitSha,
     forked_from_id: row.forkedFromId,
+    parent_thread_id: row.parentThreadId,
+    agent_path: row.agentPath,
+    agent_role: row.agentRole,
     rollout_path: row.rolloutPath,
   };
 }
@@ -54,4 +60,5 @@ export const THREAD_JSON_SQL = `json_object(
   'archived_at', archived_iso,
   'usage', json_object('input_tokens', input_tokens, 'cached_input_tokens', cached_input_tokens,
     'output_tokens', output_tokens, 'reasoning_output_tokens', reasoning_output_tokens),
-  'git_branch', git_branch, 'git_sha', git_sha, 'forked_from_id', forked_from_id, 'rollout_path', rollout_path)`;
+  'git_branch', git_branch, 'git_sha', git_sha, 'forked_from_id', forked_from_id,
+  'parent_thread_id', parent_thread_id, 'agent_path', agent_path, 'agent_role', agent_role, 'rollout_path', rollout_path)`;

@@ -26,6 +26,10 @@ export interface ThreadRow {
   gitBranch: string | null;
   gitSha: string | null;
   forkedFromId: string | null;
+  /** Set for a sub-agent's thread: the thread that spawned it, its task path and role. */
+  parentThreadId: string | null;
+  agentPath: string | null;
+  agentRole: string | null;
 }
 
 
@@ -48,22 +52,26 @@ export interface DbRow {
   git_branch: string | null;
   git_sha: string | null;
   forked_from_id: string | null;
+  parent_thread_id: string | null;
+  agent_path: string | null;
+  agent_role: string | null;
   file_size: number;
   file_mtime_ms: number;
 }
 
 export const UPSERT_SQL = `INSERT INTO threads (id, rollout_path, cwd, title, created_at, updated_at, model, model_provider,
   harness, archived, archived_at, input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens,
-  git_branch, git_sha, forked_from_id, file_size, file_mtime_ms)
+  git_branch, git_sha, forked_from_id, parent_thread_id, agent_path, agent_role, file_size, file_mtime_ms)
   VALUES (@id, @rollout_path, @cwd, @title, @created_at, @updated_at, @model, @model_provider, @harness, @archived,
   @archived_at, @input_tokens, @cached_input_tokens, @output_tokens, @reasoning_output_tokens, @git_branch, @git_sha,
-  @forked_from_id, @file_size, @file_mtime_ms)
+  @forked_from_id, @parent_thread_id, @agent_path, @agent_role, @file_size, @file_mtime_ms)
   ON CONFLICT(id) DO UPDATE SET rollout_path=excluded.rollout_path, cwd=excluded.cwd, title=excluded.title,
   created_at=excluded.created_at, updated_at=excluded.updated_at, model=excluded.model,
   model_provider=excluded.model_provider, harness=excluded.harness, archived=excluded.archived,
   archived_at=excluded.archived_at, input_tokens=excluded.input_tokens, cached_input_tokens=excluded.cached_input_tokens,
   output_tokens=excluded.output_tokens, reasoning_output_tokens=excluded.reasoning_output_tokens,
   git_branch=excluded.git_branch, git_sha=excluded.git_sha, forked_from_id=excluded.forked_from_id,
+  parent_thread_id=excluded.parent_thread_id, agent_path=excluded.agent_path, agent_role=excluded.agent_role,
   file_size=excluded.file_size, file_mtime_ms=excluded.file_mtime_ms`;
 
 export type KnownRow = Pick<DbRow, 'id' | 'rollout_path' | 'file_size' | 'file_mtime_ms' | 'archived_at'>;
@@ -91,17 +99,21 @@ export function toThreadRow(row: DbRow): ThreadRow {
     gitBranch: row.git_branch,
     gitSha: row.git_sha,
     forkedFromId: row.forked_from_id,
+    parentThreadId: row.parent_thread_id ?? null,
+    agentPath: row.agent_path ?? null,
+    agentRole: row.agent_role ?? null,
   };
 }
 
 export const LISTED_COLUMNS = [
   'id', 'rollout_path', 'cwd', 'title', 'created_at', 'updated_at', 'model', 'model_provider', 'harness', 'archived',
   'archived_at', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'git_branch',
-  'git_sha', 'forked_from_id',
+  'git_sha', 'forked_from_id', 'parent_thread_id', 'agent_path', 'agent_role',
 ] as const;
 export type ListedRowValues = [
   string, string, string, string, number, number, string | null, string | null, string | null, number,
   number | null, number, number, number, number, string | null, string | null, string | null,
+  string | null, string | null, string | null,
 ];
 
 export function threadRowFromValues(v: ListedRowValues): ThreadRow {
@@ -126,6 +138,9 @@ export function threadRowFromValues(v: ListedRowValues): ThreadRow {
     gitBranch: v[15],
     gitSha: v[16],
     forkedFromId: v[17],
+    parentThreadId: v[18],
+    agentPath: v[19],
+    agentRole: v[20],
   };
 }
 

@@ -13,6 +13,7 @@ import type {
   ToolDefinition,
   ToolOutput,
 } from '../protocol/index.js';
+import type { AgentsCapability } from './agents/capability.js';
 
 export interface ToolResult {
   output: ToolOutput;
@@ -83,6 +84,8 @@ export interface ToolCapabilities {
   attachImage(part: Extract<ContentPart, { type: 'input_image' }>): void;
   /** May this path be written under the current sandbox policy? (resolves symlinks and ..) */
   canWrite(absolutePath: string): boolean;
+  /** Sub-agents (child threads of the same engine); absent where the engine offers none. */
+  agents?: AgentsCapability;
 }
 
 export interface ToolContext {
@@ -152,4 +155,4 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** Builds the command/file capabilities for a turn; plan and images are kept by the thread. */
 export type CapabilitiesFactory = (
   services: TurnServices,
-) => Omit<ToolCapabilities, 'updatePlan' | 'attachImage'>;
+) => Omit<ToolCapabilities, 'updatePlan' | 'attachImage' | 'agents'>;

@@ -11,6 +11,7 @@ const CODEX_ITEM_TYPES: ReadonlySet<ThreadItemType> = new Set<ThreadItemType>([
   'mcp_tool_call',
   'web_search',
   'todo_list',
+  'collab_agent_tool_call',
   'error',
 ]);
 
@@ -59,4 +60,14 @@ export function createJsonlRenderer(write: (line: string) => void): (event: Thre
     if (event.type === 'turn.failed') emit({ type: 'error', message: event.error.message });
     emit(event);
   };
+}
+
+/**
+ * A sub-agent's finished items, for `rig exec --json`: the same item shapes, marked with the
+ * child's thread id (the root thread's own events stay exactly Codex's).
+ */
+export function childItemLine(threadId: string, event: ThreadEvent): string | undefined {
+  if (event.type !== 'item.completed') return undefined;
+  const item = codexItem(event.item);
+  return item ? `${JSON.stringify({ type: event.type, thread_id: threadId, item })}\n` : undefined;
 }

@@ -8,7 +8,7 @@ import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
 import type { JsonSchema, ThreadEvent } from '../../protocol/index.js';
 import { createHumanRenderer, renderHeader, type RunFacts } from './human.js';
-import { createJsonlRenderer } from './jsonl.js';
+import { childItemLine, createJsonlRenderer } from './jsonl.js';
 import { resolvePrompt } from './prompt.js';
 
 export interface ExecCommandInput {
@@ -46,7 +46,18 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   // held until the thread is there: the redactor and the header need it.
   const held: ThreadEvent[] = [];
   let render: ((event: ThreadEvent) => void) | undefined;
-  engine.subscribe((envelope) => (render ? render(envelope.event) : held.push(envelope.event)));
+  let rootId: string | undefined;
+  engine.subscribe((envelope) => {
+    // Sub-agents' threads: --json shows their finished items with their thread id; the root's
+    // stream carries collab_agent_tool_call items about them.
+    if (rootId !== undefined && envelope.thread_id !== rootId) {
+      const line = json ? childItemLine(envelope.thread_id, envelope.event) : undefined;
+      if (line) stdout(line);
+      return;
+    }
+    if (render) render(envelope.event);
+    else held.push(envelope.event);
+  });
 
   let prompt: string;
   let thread: ThreadHandle;
@@ -59,6 +70,7 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
     await engine.close();
     return fail(error instanceof Error ? error.message : String(error));
   }
+  rootId = thread.id;
   const { redactor } = thread;
   redact = { out: json ? (t) => redactor.redactJson(t) : (t) => redactor.redactText(t), err: (t) => redactor.redactText(t) };
   render = json

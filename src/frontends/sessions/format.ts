@@ -38,11 +38,41 @@ export interface TableOptions {
   userHome?: string;
 }
 
+/**
+ * Sub-agents' threads right under the thread that spawned them (when it is listed too), each with
+ * its depth; every other thread keeps its place.
+ */
+export function nestChildren(rows: readonly ThreadRow[]): { row: ThreadRow; depth: number }[] {
+  const listed = new Set(rows.map((row) => row.id));
+  const children = new Map<string, ThreadRow[]>();
+  for (const row of rows) {
+    if (row.parentThreadId && listed.has(row.parentThreadId)) {
+      const siblings = children.get(row.parentThreadId) ?? [];
+      siblings.push(row);
+      children.set(row.parentThreadId, siblings);
+    }
+  }
+  const out: { row: ThreadRow; depth: number }[] = [];
+  const placed = new Set<string>();
+  const place = (row: ThreadRow, depth: number) => {
+    if (placed.has(row.id)) return;
+    placed.add(row.id);
+    out.push({ row, depth });
+    for (const child of children.get(row.id) ?? []) place(child, depth + 1);
+  };
+  for (const row of rows) if (!(row.parentThreadId && listed.has(row.parentThreadId))) place(row, 0);
+  // A cycle of parents (a damaged index) would leave rows out: list them as they come.
+  for (const row of rows) place(row, 0);
+  return out;
+}
+
 /** One header line and one line per thread; the title goes last so it can take what is left. */
-export function formatThreadTable(rows: readonly ThreadRow[], options: TableOptions): string {
+export function formatThreadTable(unordered: readonly ThreadRow[], options: TableOptions): string {
   const userHome = options.userHome ?? os.homedir();
-  const cells = rows.map((row) => [
-    row.id,
+  const nested = nestChildren(unordered);
+  const rows = nested.map((entry) => entry.row);
+  const cells = nested.map(({ row, depth }) => [
+    depth > 0 ? `${'  '.repeat(depth - 1)}└ ${row.id}` : row.id,
     relativeTime(row.updatedAt, options.now) + (row.archived ? ' (archived)' : ''),
     `${row.model ?? '?'}/${row.harness ?? '?'}`,
     compactTokens(row.usage.input_tokens + row.usage.output_tokens),
@@ -54,6 +84,9 @@ export function formatThreadTable(rows: readonly ThreadRow[], options: TableOpti
   const used = widths.reduce((a, b) => a + b + 2, 0);
   const titleWidth = options.width !== undefined ? Math.max(10, options.width - used) : 80;
   const lines = [`${pad(header)}  TITLE`];
-  rows.forEach((row, i) => lines.push(`${pad(cells[i]!)}  ${clip(row.title || '(untitled)', titleWidth)}`));
+  rows.forEach((row, i) => {
+    const agent = row.agentPath ? `${row.agentPath}${row.agentRole ? ` (${row.agentRole})` : ''}: ` : '';
+    lines.push(`${pad(cells[i]!)}  ${clip(agent + (row.title || '(untitled)'), titleWidth)}`);
+  });
   return lines.join('\n') + '\n';
 }

@@ -23,6 +23,7 @@ import { createTmuxTool } from './terminal.js';
 import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
 import { observeFileTool } from './observe.js';
+import { agentCapabilities } from '../agents/harness-capabilities.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -53,6 +54,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['tool.search', createToolSearchTool],
     ['notes.evidence', createEvidenceTool],
     ['unavailable', createUnavailableTool],
+    ...agentCapabilities(),
   ]);
 }
 

@@ -156,6 +156,16 @@ export function renderItem(item: SessionItem, context: ItemContext): Line[] {
         rest: [{ text: '  ' }],
       });
     }
+    case 'collab_agent_tool_call': {
+      const failed = item.status === 'failed';
+      const agents = (item.agent_paths ?? item.receiver_thread_ids).join(', ');
+      return wrap([{ text: 'Agents', style: theme.bold }, { text: ` ${item.tool}${agents ? ` ${sanitize(agents)}` : ''}` }], {
+        width: context.width,
+        mode: context.mode,
+        first: [bullet(failed ? theme.error : theme.success)],
+        rest: [{ text: '  ' }],
+      });
+    }
     case 'context_compaction':
       return [[bullet(), { text: 'Context compacted', style: theme.dim }]];
     case 'error':
