@@ -4,7 +4,7 @@
 // exponential backoff). Outcomes of calls are values, never exceptions, with messages for the model.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ResolvedMcpServer } from '../config/index.js';
+import type { McpStdioServer, ResolvedMcpServer } from '../config/index.js';
 import { httpServerHeaders, stdioServerEnv } from './env.js';
 import { formatDuration, requestOptions } from './request-options.js';
 import type { McpSdk } from './sdk.js';
@@ -20,11 +20,31 @@ import type {
   McpToolInfo,
 } from './types.js';
 
+/** What the owner of the servers wants of their processes: an environment marker, and their pids. */
+export interface ProcessHooks {
+  /** Added to every stdio server's environment (e.g. the thread's process-scope marker). */
+  env?: Record<string, string>;
+  /** Told each stdio server's pid (its process group) when it starts. */
+  onSpawn?: (pid: number) => void;
+}
+
+/** The transport of a stdio server, not yet started (see StdioProcessTransport.spawnNow). */
+export function stdioTransportFor(server: McpStdioServer, where: { cwd: string; env: NodeJS.ProcessEnv; processHooks?: ProcessHooks }): StdioProcessTransport {
+  return new StdioProcessTransport({
+    command: server.command,
+    args: server.args,
+    env: { ...stdioServerEnv(server, where.env), ...where.processHooks?.env },
+    cwd: server.cwd ?? where.cwd,
+    ...(where.processHooks?.onSpawn ? { onSpawn: where.processHooks.onSpawn } : {}),
+  });
+}
+
 export interface ConnectionContext {
   sdk: McpSdk;
   /** Default working folder of stdio servers (the session's cwd). */
   cwd: string;
   env: NodeJS.ProcessEnv;
+  processHooks?: ProcessHooks;
   clientInfo: { name: string; version: string };
   emit: (event: McpEvent) => void;
   onElicitation?: McpElicitationHandler;
@@ -55,6 +75,8 @@ export class McpServerConnection {
     readonly name: string,
     readonly config: ResolvedMcpServer,
     private readonly ctx: ConnectionContext,
+    /** A stdio server's process, launched before the SDK was loaded; used by the first start. */
+    private prelaunched?: StdioProcessTransport,
   ) {}
 
   state(): McpServerState {
@@ -136,12 +158,8 @@ export class McpServerConnection {
     client.onclose = () => void this.onDisconnected(client);
     let transport: Transport;
     if (this.config.transport === 'stdio') {
-      transport = new StdioProcessTransport(sdk, {
-        command: this.config.command,
-        args: this.config.args,
-        env: stdioServerEnv(this.config, this.ctx.env),
-        cwd: this.config.cwd ?? this.ctx.cwd,
-      });
+      transport = this.prelaunched ?? stdioTransportFor(this.config, this.ctx);
+      this.prelaunched = undefined;
     } else {
       let url: URL;
       try {
@@ -325,6 +343,7 @@ export class McpServerConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.prelaunched?.close();
     const { client, transport } = this;
     this.client = undefined;
     this.transport = undefined;

@@ -192,8 +192,16 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
       case 'approval.requested': {
         endLine();
         const request = event.request;
-        const what = request.kind === 'exec' ? `${bold('$')} ${shellQuote(request.command)}` : request.paths.join(', ');
-        options.stderr(`approval needed: ${what}${request.reason ? ` (${request.reason})` : ''}\n`);
+        const what =
+          request.kind === 'exec'
+            ? `${bold('$')} ${shellQuote(request.command)}`
+            : request.kind === 'file_change'
+              ? request.paths.join(', ')
+              : request.kind === 'mcp_tool_call'
+                ? `${bold('mcp')} ${request.server}.${request.tool}`
+                : `${request.server} asks: ${request.message}`;
+        const reason = 'reason' in request ? request.reason : undefined;
+        options.stderr(`approval needed: ${what}${reason ? ` (${reason})` : ''}\n`);
         return;
       }
       case 'turn.completed':
