@@ -13,6 +13,8 @@ import { ProcessScope } from '../exec/process-groups.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
 import { ApprovalCache, type ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
+import type { ThreadMcp } from '../tools/mcp/session.js';
+import { withMcpTools } from '../tools/mcp/registry.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
 import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
@@ -26,6 +28,8 @@ export class ThreadResources {
   readonly scope: ProcessScope;
   readonly approvalCache = new ApprovalCache();
   unifiedExec: UnifiedExecManager | undefined;
+  /** The thread's MCP servers (thread-mcp.ts), when any are configured; they outlive settings changes. */
+  mcp: ThreadMcp | undefined;
 
   constructor(
     readonly threadId: string,
@@ -46,6 +50,7 @@ export class ThreadResources {
 
   /** Kill every session and process group the thread started, and what escaped them. */
   async close(): Promise<void> {
+    await this.mcp?.close();
     await this.unifiedExec?.closeAll();
     await this.scope.close();
   }
@@ -120,14 +125,16 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     unifiedExec: resources.sessions(safety.commandEnv, config),
     scope: resources.scope,
     approvalCache: resources.approvalCache,
+    ...(resources.mcp ? { mcp: resources.mcp } : {}),
   });
+  const tools = withMcpTools({ tools: harness.tools, advertised: harness.advertised, harnessId: harness.profile.id }, resources.mcp);
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
   const runtime: ThreadRuntime = {
     model,
     client: harness.wrapClient(client),
-    tools: harness.tools,
-    advertisedTools: harness.advertised,
+    tools: tools.tools,
+    advertisedTools: tools.advertised,
     instructions: config.model_instructions_file ? readFileSync(config.model_instructions_file, 'utf8') : '',
     capabilities,
     requestDefaults: {

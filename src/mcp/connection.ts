@@ -301,6 +301,9 @@ export class McpServerConnection {
         requestOptions({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
       )) as McpCallToolResult;
       this.failures = 0;
+      // A server announces a tool-list change it makes during a call before the call's result, so
+      // finishing the re-list here puts the new tools into the very next request.
+      if (this.refreshing) await this.refreshing;
       return { ok: true, result, durationMs: took() };
     } catch (error) {
       return { ok: false, ...this.describeCallError(error, tool, timeoutMs, options.signal), durationMs: took() };
