@@ -29,6 +29,7 @@ import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type Res
 import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
 import { rigVersion } from './version.js';
 import { openThreadMcp } from '../tools/mcp/session.js';
+import { recordMcpCalls } from './mcp-record.js';
 
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
@@ -410,7 +411,10 @@ export class Engine {
     this.threads.set(threadId, handle);
     const unforward = thread.subscribe((envelope: EventEnvelope) => this.hub.emit(envelope));
     handle.emitThreadEvent(source?.kind === 'resume' ? { type: 'thread.resumed', thread_id: threadId } : { type: 'thread.started', thread_id: threadId });
-    resources.mcp?.attach((event) => handle.emitThreadEvent(event));
+    if (resources.mcp) {
+      recordMcpCalls((listener) => thread.subscribe(listener), recorder);
+      resources.mcp.attach((event) => handle.emitThreadEvent(event));
+    }
     for (const warning of warnings) {
       handle.emitThreadEvent({ type: 'item.completed', item: { id: handle.newItemId(), type: 'error', message: warning } });
     }

@@ -185,6 +185,12 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
       case 'usage.updated':
         usage = event.total;
         return;
+      case 'mcp.server_status': {
+        const line = describeMcpStatus(event);
+        endLine();
+        options.stderr(`${line}\n`);
+        return;
+      }
       case 'model.retry':
         // A retry starts the answer over: close the partial line rather than glue the next attempt to it.
         endLine();
@@ -221,6 +227,23 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
         return;
     }
   };
+}
+
+/** "mcp: github ready (12 tools, 340 ms)", "mcp: db failed: ..." */
+function describeMcpStatus(event: Extract<ThreadEvent, { type: 'mcp.server_status' }>): string {
+  const name = `mcp: ${event.server}`;
+  switch (event.status) {
+    case 'starting':
+      return `${name} starting`;
+    case 'ready': {
+      const tools = event.tool_count === undefined ? '' : `${event.tool_count} tool${event.tool_count === 1 ? '' : 's'}`;
+      const took = event.startup_ms === undefined ? '' : `${event.startup_ms} ms`;
+      const details = [tools, took].filter((part) => part !== '').join(', ');
+      return `${name} ready${details ? ` (${details})` : ''}`;
+    }
+    case 'failed':
+      return `${name} failed${event.required ? ' (required)' : ''}: ${event.error ?? 'no reason given'}`;
+  }
 }
 
 function firstLine(text: string): string {
