@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpStdioServer, ResolvedMcpServer } from '../config/index.js';
 import { httpServerHeaders, stdioServerEnv } from './env.js';
-import { formatDuration, requestOptions } from './request-options.js';
+import { formatDuration, requestOptions, requestSignal } from './request-options.js';
 import type { McpSdk } from './sdk.js';
 import { StdioProcessTransport } from './stdio-transport.js';
 import type {
@@ -294,11 +294,12 @@ export class McpServerConnection {
     if (client === 'cancelled') return { ok: false, kind: 'cancelled', message: 'the call was cancelled', durationMs: took() };
     if (typeof client === 'string') return { ok: false, kind: 'unavailable', message: client, durationMs: took() };
     const timeoutMs = options.timeoutMs ?? this.config.tool_timeout_ms;
+    const scoped = requestSignal(options.signal);
     try {
       const result = (await client.callTool(
         { name: tool, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) },
         undefined,
-        requestOptions({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
+        requestOptions({ timeoutMs, ...(scoped.signal ? { signal: scoped.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
       )) as McpCallToolResult;
       this.failures = 0;
       // A server announces a tool-list change it makes during a call before the call's result, so
@@ -307,6 +308,8 @@ export class McpServerConnection {
       return { ok: true, result, durationMs: took() };
     } catch (error) {
       return { ok: false, ...this.describeCallError(error, tool, timeoutMs, options.signal), durationMs: took() };
+    } finally {
+      scoped.release();
     }
   }
 
@@ -337,10 +340,13 @@ export class McpServerConnection {
     if (client === 'cancelled') throw new Error(`${what} was cancelled`);
     if (typeof client === 'string') throw new Error(client);
     const timeoutMs = this.config.tool_timeout_ms;
+    const scoped = requestSignal(signal);
     try {
-      return await send(client, requestOptions({ timeoutMs, ...(signal ? { signal } : {}) }));
+      return await send(client, requestOptions({ timeoutMs, ...(scoped.signal ? { signal: scoped.signal } : {}) }));
     } catch (error) {
       throw new Error(`${what} failed: ${this.describeCallError(error, what, timeoutMs, signal).message}`);
+    } finally {
+      scoped.release();
     }
   }
 

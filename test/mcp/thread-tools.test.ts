@@ -160,3 +160,23 @@ describe('MCP tools in threads', () => {
     expect(t.events().filter((e) => e.type === 'item.mcp_tool_call.progress').length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('a turn signal shared by many calls', () => {
+  it('keeps no abort listener per call (the SDK never removes its own)', async () => {
+    const { createMcpManager } = await import('../../src/mcp/index.js');
+    const { servers, nodeServer } = await import('./support/servers.js');
+    const { getEventListeners } = await import('node:events');
+    const manager = await createMcpManager({ servers: servers({ fx: nodeServer(FIXTURE_SERVER) }), cwd: tempDir() });
+    try {
+      await manager.start();
+      const turn = new AbortController();
+      for (let i = 0; i < 12; i++) {
+        const outcome = await manager.callTool('fx', 'echo', { text: String(i) }, { signal: turn.signal });
+        expect(outcome.ok).toBe(true);
+      }
+      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    } finally {
+      await manager.close();
+    }
+  });
+});
