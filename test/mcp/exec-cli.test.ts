@@ -41,8 +41,11 @@ function serversToml(): string {
     '[mcp_servers.files]',
     `command = ${JSON.stringify(process.execPath)}`,
     `args = ${JSON.stringify([FILESYSTEM, repo])}`,
+    // Required, so a loaded machine cannot make them late (a late server joins the next request).
+    'required = true',
     '[mcp_servers.web]',
     `url = ${JSON.stringify(http.url)}`,
+    'required = true',
   ].join('\n');
 }
 
@@ -59,10 +62,12 @@ function mcpItems(events: Record<string, unknown>[]): Record<string, unknown>[] 
 describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json with MCP servers on the %s wire', (wire) => {
   test('a stdio call and an HTTP call round-trip as Codex mcp_tool_call items', async () => {
     const before = mock.requests.length;
-    const ids = wire === 'messages' ? ['toolu_echo', 'toolu_add'] : ['call_echo', 'call_add'];
+    const ids = wire === 'messages' ? ['toolu_echo', 'toolu_add', 'toolu_img'] : ['call_echo', 'call_add', 'call_img'];
     mock.enqueue(
       { toolCalls: [{ id: ids[0]!, name: 'mcp__everything__echo', arguments: { message: 'over stdio' } }] },
       { toolCalls: [{ id: ids[1]!, name: 'mcp__web__add', arguments: { a: 2, b: 3 } }] },
+      // server-everything's get-tiny-image, sanitized to Codex's [A-Za-z0-9_]
+      { toolCalls: [{ id: ids[2]!, name: 'mcp__everything__get_tiny_image', arguments: {} }] },
       { text: 'Both worked.' },
     );
     const run = await runRig(['exec', '--json', '--harness', 'native', 'use the tools'], { cwd: repo, home: home(wire) });
@@ -82,14 +87,20 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json with
         status: 'completed',
       },
       expect.objectContaining({ server: 'web', tool: 'add', status: 'completed', result: { content: [{ type: 'text', text: '5' }], structured_content: { sum: 5 } } }),
+      expect.objectContaining({ server: 'everything', tool: 'get-tiny-image', status: 'completed' }),
     ]);
     // rig's own events stay out of Codex's stream.
     expect(events.some((e) => String(e['type']).startsWith('mcp.'))).toBe(false);
 
     const requests = mock.requests.slice(before);
-    expect(requests).toHaveLength(3);
+    expect(requests).toHaveLength(4);
     const first = toolResult(wire, requests[1]!.body);
     expect(first).toEqual({ callId: ids[0], text: 'Echo: over stdio' });
+    // The image goes back in the wire's own tool-result shape; Chat Completions tool messages take text only.
+    const withImage = JSON.stringify(requests[3]!.body);
+    if (wire === 'responses') expect(withImage).toMatch(/"type":"input_image","image_url":"data:image\/png;base64,/);
+    if (wire === 'messages') expect(withImage).toMatch(/"type":"image","source":\{"type":"base64","media_type":"image\/png"/);
+    if (wire === 'chat') expect(withImage).toContain('[image]');
     const body = JSON.stringify(requests[0]!.body);
     for (const name of ['mcp__everything__echo', 'mcp__files__list_directory', 'mcp__web__add', 'list_mcp_resources']) expect(body).toContain(`"${name}"`);
   });
@@ -144,8 +155,8 @@ describe('rig doctor', () => {
     const run = await runRig(['doctor', '--offline'], { cwd: repo, home: dir });
     expect(run.stdout).toContain('mcp servers: 5 configured');
     expect(run.stdout).toMatch(/mcp server everything \(stdio, required\): ready, \d+ tools, started in \d+ ms/);
-    expect(run.stdout).toMatch(/mcp server files \(stdio\): ready, \d+ tools/);
-    expect(run.stdout).toMatch(/mcp server web \(streamable_http\): ready, 1 tool,/);
+    expect(run.stdout).toMatch(/mcp server files \(stdio, required\): ready, \d+ tools/);
+    expect(run.stdout).toMatch(/mcp server web \(streamable_http, required\): ready, 1 tool,/);
     expect(run.stdout).toContain('mcp server off (stdio): disabled');
     expect(run.stdout).toMatch(/PROBLEM: mcp server bad \(stdio\): failed to start: .*nonexistent/);
   });

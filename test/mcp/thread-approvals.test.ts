@@ -10,7 +10,9 @@ import type { ApprovalRequest } from '../../src/protocol/index.js';
 import { FIXTURE_SERVER } from './support/servers.js';
 import { outputFor, outputText, serverToml, startMcpThread, type McpThread } from './support/thread.js';
 
-const fixture = (extra?: string) => serverToml('fx', { command: process.execPath, args: [FIXTURE_SERVER], ...(extra ? { extra } : {}) });
+// Required: a loaded machine must not make the server late for the first request.
+const fixture = (extra?: string) =>
+  serverToml('fx', { command: process.execPath, args: [FIXTURE_SERVER], extra: extra?.startsWith('[') ? `required = true\n${extra}` : `required = true${extra ? `\n${extra}` : ''}` });
 
 const open: McpThread[] = [];
 afterEach(async () => {

@@ -61,7 +61,7 @@ describe('MCP tools in threads', () => {
     const t = await thread({
       home: tempDir(),
       cwd: tempDir(),
-      toml: fixture('my-srv'),
+      toml: fixture('my-srv', 'required = true'),
       steps: [callTools(call(expected, { text: 'via ' + harness }, 'c1')), say('done')],
       request: { overrides: { harness } },
     });
@@ -85,7 +85,7 @@ describe('MCP tools in threads', () => {
     const t = await thread({
       home: tempDir(),
       cwd: tempDir(),
-      toml: [fixture('good'), fixture('bad', undefined, { FIXTURE_FAIL_START: 'no token' })].join('\n'),
+      toml: [fixture('good', 'required = true'), fixture('bad', undefined, { FIXTURE_FAIL_START: 'no token' })].join('\n'),
       steps: [say('hi')],
     });
     await t.thread.startTurn({ text: 'hi' }).done;
@@ -99,7 +99,7 @@ describe('MCP tools in threads', () => {
     const t = await thread({
       home: tempDir(),
       cwd: tempDir(),
-      toml: [fixture('late', undefined, { FIXTURE_START_DELAY_MS: '1500' }), fixture('now', 'default_tools_approval_mode = "approve"')].join('\n'),
+      toml: [fixture('late', undefined, { FIXTURE_START_DELAY_MS: '1500' }), fixture('now', 'required = true\ndefault_tools_approval_mode = "approve"')].join('\n'),
       steps: [say('first'), callTools(call('mcp__now__add_tool', {}, 'c1')), say('second')],
     });
     await t.thread.startTurn({ text: 'one' }).done;
@@ -121,7 +121,7 @@ describe('MCP tools in threads', () => {
     const t = await thread({
       home: tempDir(),
       cwd: tempDir(),
-      toml: fixture('fx', 'default_tools_approval_mode = "approve"', { FIXTURE_PID_FILE: pids }),
+      toml: fixture('fx', 'required = true\ndefault_tools_approval_mode = "approve"', { FIXTURE_PID_FILE: pids }),
       steps: [callTools(call('mcp__fx__crash', { code: 3 }, 'c1')), callTools(call('mcp__fx__whoami', {}, 'c2')), say('done')],
     });
     await t.thread.startTurn({ text: 'crash' }).done;
@@ -148,7 +148,7 @@ describe('MCP tools in threads', () => {
     const t = await thread({
       home: tempDir(),
       cwd: tempDir(),
-      toml: fixture('fx', 'tool_timeout_sec = 0.4\ndefault_tools_approval_mode = "approve"'),
+      toml: fixture('fx', 'required = true\ntool_timeout_sec = 0.4\ndefault_tools_approval_mode = "approve"'),
       steps: [
         callTools(call('mcp__fx__progress', { steps: 6, every_ms: 150 }, 'c1'), call('mcp__fx__sleep', { ms: 1500 }, 'c2')),
         say('done'),
@@ -161,11 +161,32 @@ describe('MCP tools in threads', () => {
   });
 });
 
+describe('interrupting a turn', () => {
+  it('cancels the MCP call in flight', async () => {
+    const t = await thread({
+      home: tempDir(),
+      cwd: tempDir(),
+      toml: fixture('fx', 'required = true\ndefault_tools_approval_mode = "approve"'),
+      steps: [callTools(call('mcp__fx__sleep', { ms: 60_000 }, 'c1'))],
+    });
+    const began = t.next('item.started', (e) => e.item.type === 'mcp_tool_call');
+    const turn = t.thread.startTurn({ text: 'sleep' });
+    await began;
+    const ended = performance.now();
+    await t.thread.interrupt();
+    const result = await turn.done;
+    expect(result.status).toBe('interrupted');
+    expect(performance.now() - ended).toBeLessThan(10_000);
+    const [item] = mcpItems(t.events());
+    expect(item).toMatchObject({ tool: 'sleep', status: 'failed', error: { message: 'the call to fx.sleep was cancelled' } });
+  });
+});
+
 describe('a turn signal shared by many calls', () => {
   it('keeps no abort listener per call (the SDK never removes its own)', async () => {
     const { createMcpManager } = await import('../../src/mcp/index.js');
     const { servers, nodeServer } = await import('./support/servers.js');
-    const { getEventListeners } = await import('node:events');
+    const { EventEmitter } = await import('node:events');
     const manager = await createMcpManager({ servers: servers({ fx: nodeServer(FIXTURE_SERVER) }), cwd: tempDir() });
     try {
       await manager.start();
@@ -174,7 +195,7 @@ describe('a turn signal shared by many calls', () => {
         const outcome = await manager.callTool('fx', 'echo', { text: String(i) }, { signal: turn.signal });
         expect(outcome.ok).toBe(true);
       }
-      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+      expect(EventEmitter.getEventListeners(turn.signal, 'abort')).toHaveLength(0);
     } finally {
       await manager.close();
     }
