@@ -127,7 +127,15 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     approvalCache: resources.approvalCache,
     ...(resources.mcp ? { mcp: resources.mcp } : {}),
   });
-  const tools = withMcpTools({ tools: harness.tools, advertised: harness.advertised, harnessId: harness.profile.id }, resources.mcp);
+  const tools = withMcpTools(
+    {
+      tools: harness.tools,
+      advertised: harness.advertised,
+      harnessId: harness.profile.id,
+      defersBehindSearch: harness.profile.tools.some((tool) => tool.capability === 'tool.search'),
+    },
+    resources.mcp,
+  );
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
   const runtime: ThreadRuntime = {

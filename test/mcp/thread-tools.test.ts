@@ -52,8 +52,28 @@ describe('MCP tools in threads', () => {
     expect(typeof item!.duration_ms).toBe('number');
   });
 
+  it('defers them behind ToolSearch in claude-code, as Claude Code does', async () => {
+    const t = await thread({
+      home: tempDir(),
+      cwd: tempDir(),
+      toml: fixture('my-srv', 'required = true'),
+      steps: [
+        callTools(call('ToolSearch', { query: 'select:mcp__my-srv__echo' }, 'c0')),
+        callTools(call('mcp__my-srv__echo', { text: 'loaded' }, 'c1')),
+        say('done'),
+      ],
+      request: { overrides: { harness: 'claude-code' } },
+    });
+    await t.thread.startTurn({ text: 'go' }).done;
+    expect(toolNames(t.client.requests[0]).some((n) => n.startsWith('mcp__'))).toBe(false);
+    expect(outputText(outputFor(t.client.requests[1], 'c0'))).toContain('"name":"mcp__my-srv__echo"');
+    expect(toolNames(t.client.requests[1])).toContain('mcp__my-srv__echo');
+    expect(toolNames(t.client.requests[1])).not.toContain('mcp__my-srv__sleep');
+    expect(outputText(outputFor(t.client.requests[2], 'c1'))).toBe('loaded');
+  });
+
   it.each([
-    ['claude-code', 'mcp__my-srv__echo'],
+    ['claude-code-bare', 'mcp__my-srv__echo'],
     ['qwen-code', 'mcp__my-srv__echo'],
     ['opencode', 'my-srv_echo'],
     ['native', 'mcp__my_srv__echo'],

@@ -2,6 +2,7 @@
 // MCP tools as they are now (mcp/tools.ts rebuilds them when a server's list changes).
 import type { ToolDefinition } from '../../protocol/index.js';
 import { namingConventionForHarness } from '../../mcp/index.js';
+import { loadedDeferredTools, setExtraDeferredTools } from '../harness/meta.js';
 import { ToolRegistry } from '../registry.js';
 import { toDefinition, type ToolSpec } from '../spec.js';
 import type { ThreadMcp } from './session.js';
@@ -45,11 +46,22 @@ export interface HarnessTools {
  * The harness's tools with the thread's MCP tools added, named the way `harnessId` names them;
  * without MCP servers, the harness's tools unchanged.
  */
-export function withMcpTools(harness: HarnessTools & { harnessId: string }, mcp: ThreadMcp | undefined): HarnessTools {
+export function withMcpTools(harness: HarnessTools & { harnessId: string; defersBehindSearch?: boolean }, mcp: ThreadMcp | undefined): HarnessTools {
   if (!mcp || !mcp.hasServers) return { tools: harness.tools, advertised: harness.advertised };
-  const set = new McpToolSet(mcp, namingConventionForHarness(harness.harnessId), new Set(harness.tools.names()));
+  const convention = namingConventionForHarness(harness.harnessId);
+  const set = new McpToolSet(mcp, convention, new Set(harness.tools.names()));
+  // Claude Code defers MCP tools behind ToolSearch: only their names are searchable until loaded.
+  const deferred = convention === 'claude-code' && harness.defersBehindSearch === true;
   return {
     tools: new RegistryWithMcp(harness.tools, set),
-    advertised: (threadState) => [...harness.advertised(threadState), ...set.current().map(toDefinition)],
+    advertised: (threadState) => {
+      const own = harness.advertised(threadState);
+      if (!deferred) return [...own, ...set.current().map(toDefinition)];
+      setExtraDeferredTools(threadState, () =>
+        set.current().map((spec) => ({ name: spec.name, description: spec.description, ...(spec.parameters ? { parameters: spec.parameters } : {}) })),
+      );
+      const loaded = loadedDeferredTools(threadState);
+      return [...own, ...set.current().filter((spec) => loaded.has(spec.name)).map(toDefinition)];
+    },
   };
 }
