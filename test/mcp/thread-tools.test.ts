@@ -87,6 +87,13 @@ describe('MCP tools in threads', () => {
     });
     await t.thread.startTurn({ text: 'go' }).done;
     expect(toolNames(t.client.requests[0])).toContain(expected);
+    const echo = t.client.requests[0]!.tools!.find((tool) => tool.name === expected);
+    // The server's schema as sent; opencode adds additionalProperties: false to every MCP schema.
+    const sent = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], $schema: 'http://json-schema.org/draft-07/schema#' };
+    // (opencode's profile also drops $schema from every tool, as its requests show.)
+    const { $schema: _dropped, ...withoutSchemaUri } = sent;
+    expect(echo).toMatchObject({ parameters: harness === 'opencode' ? { ...withoutSchemaUri, additionalProperties: false } : sent });
+    if (harness !== 'opencode') expect(echo && 'parameters' in echo && 'additionalProperties' in echo.parameters).toBe(false);
     expect(outputText(outputFor(t.client.requests[1], 'c1'))).toBe(`via ${harness}`);
   });
 

@@ -26,10 +26,16 @@ function describeTool(tool: McpToolInfo): string {
 /**
  * The server's schema as the wires need it: every wire wants an object schema at the top, so a
  * schema without `type` (or with no properties) gets them; everything else is passed through.
+ * opencode sends its MCP tools with `additionalProperties: false` added, and so does rig there.
  */
-export function wireInputSchema(schema: JsonSchema | undefined): JsonSchema {
+export function wireInputSchema(schema: JsonSchema | undefined, convention: McpNamingConvention = 'codex'): JsonSchema {
   const given = schema && typeof schema === 'object' ? schema : {};
-  return { ...given, type: 'object', properties: (given['properties'] as JsonSchema | undefined) ?? {} };
+  return {
+    ...given,
+    type: 'object',
+    properties: (given['properties'] as JsonSchema | undefined) ?? {},
+    ...(convention === 'opencode' ? { additionalProperties: false } : {}),
+  };
 }
 
 export class McpToolSet {
@@ -83,7 +89,7 @@ export class McpToolSet {
       name,
       description: describeTool(info),
       kind: 'function',
-      parameters: wireInputSchema(info.inputSchema),
+      parameters: wireInputSchema(info.inputSchema, this.convention),
       parallelSafe: parallel,
       handle: async (args: unknown, ctx: ToolContext): Promise<ToolResult> => {
         const call = ctx.caps.callMcp;
