@@ -78,6 +78,8 @@ const KNOWN: Record<string, { label: string; target?: number }> = {
   'mcp.benchMcpCallOverhead.callWallMs': { label: 'MCP: tools/call round trip' },
   'mcp.benchMcpCallOverhead.serverMs': { label: "MCP: the server's own time per call" },
   'mcp.benchMcpCallOverhead.overheadMs': { label: 'MCP: call overhead beyond the server', target: 2 },
+  'mcp.benchMcpCallOverhead.pipelineWallMs': { label: "MCP: a thread's tool call through the orchestrator" },
+  'mcp.benchMcpCallOverhead.pipelineOverheadMs': { label: 'MCP: thread call overhead beyond the server (orchestrator included)', target: 2 },
   'sandbox.benchPolicyScan.scan10kMs': { label: 'sandbox policy with the start-up walk, 10,000-file tree', target: 50 },
   'sandbox.benchPolicyScan.noScanMs': { label: 'sandbox policy without the walk' },
 };

@@ -6,11 +6,17 @@
 //                         slowest server started alone is shown too, with the same difference for
 //                         it alone (spawn, exec and Node's own boot before the server's clock runs).
 //   benchMcpCallOverhead  a tools/call round trip minus the time the server spent on it, i.e.
-//                         what rig's client, the SDK and the pipe add per call (target: <= 2 ms)
+//                         what rig's client, the SDK and the pipe add per call (target: <= 2 ms);
+//                         and the same call as a thread makes it: through the orchestrator's
+//                         pipeline (approval decision, mcp_tool_call item events, result mapping)
 // Both use test/mcp/fixtures/tiny-server.mjs (no SDK in the server), so the figures are rig's.
 import { join } from 'node:path';
 import { resolveMcpServers } from '../src/config/index.js';
 import { createMcpManager } from '../src/mcp/index.js';
+import { ThreadMcp } from '../src/tools/mcp/session.js';
+import { callMcpTool } from '../src/tools/orchestrator/mcp-call.js';
+import type { OrchestratorOptions } from '../src/tools/orchestrator/index.js';
+import type { TurnServices } from '../src/tools/spec.js';
 
 const repo = process.env['RIG_BENCH_REPO'] ?? process.cwd();
 const TINY = join(repo, 'test', 'mcp', 'fixtures', 'tiny-server.mjs');
@@ -65,7 +71,51 @@ export async function benchMcpStart(
   return { slowestAloneMs: median(alone), aloneOverheadMs: median(aloneOverhead), fiveTogetherMs: median(together), slowestOwnMs: median(own), overheadMs: median(overhead) };
 }
 
-export async function benchMcpCallOverhead(calls = 300): Promise<{ callWallMs: number; serverMs: number; overheadMs: number }> {
+export async function benchMcpCallOverhead(
+  calls = 300,
+): Promise<{ callWallMs: number; serverMs: number; overheadMs: number; pipelineWallMs: number; pipelineOverheadMs: number }> {
+  const client = await clientOverhead(calls);
+  const pipeline = await pipelineOverhead(calls, client.serverMs);
+  return { ...client, ...pipeline };
+}
+
+/**
+ * The call as a thread's tool makes it: orchestrator decision, item events, result mapping. The
+ * result item does not keep the server's _meta, so the server's own time is the client run's.
+ */
+async function pipelineOverhead(calls: number, serverMs: number): Promise<{ pipelineWallMs: number; pipelineOverheadMs: number }> {
+  const servers = resolveMcpServers({ tiny: { ...tiny(0), default_tools_approval_mode: 'approve' } });
+  const mcp = new ThreadMcp({ servers, cwd: repo, env: process.env, configFiles: [] });
+  let items = 0;
+  const services: TurnServices = {
+    cwd: repo,
+    threadId: 'bench',
+    signal: new AbortController().signal,
+    emit: () => undefined,
+    newItemId: () => `item_${items++}`,
+    askApproval: () => Promise.resolve({ decision: 'approve' }),
+    canAskApproval: false,
+  };
+  // The MCP runtime reads only the approval policy, the sandbox mode and yolo.
+  const options = { approvalPolicy: 'on-request', sandbox: { mode: 'workspace-write' }, yolo: false } as unknown as OrchestratorOptions;
+  try {
+    await mcp.started;
+    const wall: number[] = [];
+    for (let i = 0; i < calls + 30; i++) {
+      const began = performance.now();
+      const result = await callMcpTool({ server: 'tiny', tool: 'echo', arguments: { text: `call ${i}` } }, mcp, options, services);
+      const took = performance.now() - began;
+      if (!result.success) throw new Error(`echo failed: ${JSON.stringify(result.output)}`);
+      if (i >= 30) wall.push(took);
+    }
+    const pipelineWallMs = median(wall);
+    return { pipelineWallMs, pipelineOverheadMs: pipelineWallMs - serverMs };
+  } finally {
+    await mcp.close();
+  }
+}
+
+async function clientOverhead(calls: number): Promise<{ callWallMs: number; serverMs: number; overheadMs: number }> {
   const manager = await createMcpManager({ servers: resolveMcpServers({ tiny: tiny(0) }), cwd: repo });
   try {
     await manager.start();

@@ -27,6 +27,7 @@ import { registerExecpolicy } from './commands/execpolicy.js';
 import { registerDemo } from './commands/demo.js';
 import { registerHarness } from './commands/harness.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMcpServer } from './commands/mcp-server.js';
 import { registerTuiDemo } from './commands/tui-demo.js';
 import { registerEval } from './commands/eval.js';
 import { registerWorker } from './commands/worker.js';
@@ -106,6 +107,7 @@ export function buildProgram(): Command {
     });
   registerHarness(program);
   registerMcp(program);
+  registerMcpServer(program);
   registerSkills(program);
   registerHooks(program);
   registerAppServer(program);

@@ -13,6 +13,7 @@ import { checkReachability, displayUrl, resolveProvider, type ProviderInfo } fro
 import { PROCESS_SCOPE_VAR, THREAD_ID_VAR } from './safety.js';
 import { loadSafetyConfig, sessionSafety, SafetySetupError } from './safety-commands.js';
 import { rigVersion } from './version.js';
+import { describeMcpServers } from './doctor-mcp.js';
 
 export interface DoctorInput {
   env: NodeJS.ProcessEnv;
@@ -87,6 +88,7 @@ export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
       problem(error.message);
     }
   }
+  if (loaded) await describeMcpServers(loaded.config, { cwd: loaded.cwd, env }, lines, problem);
   const sandbox = sandboxDoctorReport({
     ...(input.platform ? { platform: input.platform } : {}),
     ...(input.diagnosis ? { diagnosis: input.diagnosis } : {}),

@@ -30,6 +30,8 @@ import { projectConversation, projectRollout, type HistoryTurn } from './history
 import { rigVersion } from './version.js';
 import { AgentsService } from './agents/service.js';
 import type { AgentLink } from './agents/tree.js';
+import { openThreadMcp } from '../tools/mcp/session.js';
+import { recordMcpCalls } from './mcp-record.js';
 
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
@@ -303,11 +305,22 @@ export class Engine {
     if (this.threads.has(threadId)) return this.threads.get(threadId)!;
     const rules = await loadExecPolicy({ config, cwd, home: this.home, env, ignoreRules: Boolean(request.ignoreRules) });
     const resources = new ThreadResources(threadId, rules.policy);
+    // MCP servers start with the thread, all at once, while the rest of it is built.
+    resources.mcp = openThreadMcp({
+      servers: config.mcp_servers,
+      cwd,
+      env,
+      configFiles: loaded.files,
+      scope: resources.scope,
+      clientInfo: { name: 'rig', version: rigVersion() },
+    });
     const rebuild = (next: ThreadSettings) =>
       buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s) }, next).then((b) => this.agents.attach(threadId, b, config, request, this.home));
     let built: BuiltRuntime;
     try {
       built = await rebuild(settings);
+      // A required server that failed stops the start (McpStartupError says which, with its stderr).
+      await resources.mcp?.started;
     } catch (error) {
       await resources.close();
       throw error;
@@ -407,6 +420,10 @@ export class Engine {
     this.threads.set(threadId, handle);
     const unforward = thread.subscribe((envelope: EventEnvelope) => this.hub.emit(envelope));
     handle.emitThreadEvent(source?.kind === 'resume' ? { type: 'thread.resumed', thread_id: threadId } : { type: 'thread.started', thread_id: threadId });
+    if (resources.mcp) {
+      recordMcpCalls((listener) => thread.subscribe(listener), recorder);
+      resources.mcp.attach((event) => handle.emitThreadEvent(event));
+    }
     for (const warning of warnings) {
       handle.emitThreadEvent({ type: 'item.completed', item: { id: handle.newItemId(), type: 'error', message: warning } });
     }

@@ -147,10 +147,11 @@ export class ThreadHandle {
   /**
    * Answer an `approval.requested` event. With `deny`, `feedback` is what the person wants the
    * agent to do instead: the model receives it with the refusal. Throws for an unknown or already
-   * answered id, and for feedback with any other decision.
+   * answered id, and for feedback with any other decision. `content` answers an mcp_elicitation
+   * request's form (with `approve`).
    */
-  answerApproval(requestId: string, decision: ApprovalDecision, options: { feedback?: string } = {}): void {
-    this.thread.answerApproval(requestId, decision, options.feedback);
+  answerApproval(requestId: string, decision: ApprovalDecision, options: { feedback?: string; content?: Record<string, unknown> } = {}): void {
+    this.thread.answerApproval(requestId, decision, options.feedback, options.content);
   }
 
   /** Compact the history now, as a turn of its own (turn.started ... turn.completed). */

@@ -14,6 +14,8 @@ import { UnifiedExecManager } from '../exec/unified-exec.js';
 import { ApprovalCache, ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
 import type { ClientFileSystem } from '../protocol/index.js';
+import type { ThreadMcp } from '../tools/mcp/session.js';
+import { withMcpTools } from '../tools/mcp/registry.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
 import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
@@ -29,6 +31,8 @@ export class ThreadResources {
   unifiedExec: UnifiedExecManager | undefined;
   /** Set by a front end whose client holds the files (ThreadHandle.useClientFiles). */
   clientFiles: ClientFileSystem | undefined;
+  /** The thread's MCP servers (thread-mcp.ts), when any are configured; they outlive settings changes. */
+  mcp: ThreadMcp | undefined;
 
   constructor(
     readonly threadId: string,
@@ -49,6 +53,7 @@ export class ThreadResources {
 
   /** Kill every session and process group the thread started, and what escaped them. */
   async close(): Promise<void> {
+    await this.mcp?.close();
     await this.unifiedExec?.closeAll();
     await this.scope.close();
   }
@@ -130,14 +135,24 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     scope: resources.scope,
     approvalCache: resources.approvalCache,
     clientFiles: () => resources.clientFiles,
+    ...(resources.mcp ? { mcp: resources.mcp } : {}),
   });
+  const tools = withMcpTools(
+    {
+      tools: harness.tools,
+      advertised: harness.advertised,
+      harnessId: harness.profile.id,
+      defersBehindSearch: harness.profile.tools.some((tool) => tool.capability === 'tool.search'),
+    },
+    resources.mcp,
+  );
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
   const runtime: ThreadRuntime = {
     model,
     client: harness.wrapClient(client),
-    tools: harness.tools,
-    advertisedTools: harness.advertised,
+    tools: tools.tools,
+    advertisedTools: tools.advertised,
     instructions: config.model_instructions_file ? readFileSync(config.model_instructions_file, 'utf8') : '',
     capabilities,
     requestDefaults: {

@@ -136,14 +136,15 @@ export class Thread {
   }
 
   /** `feedback` goes with `deny`: the person's instructions, sent to the model with the refusal. */
-  answerApproval(requestId: string, decision: ApprovalDecision, feedback?: string): void {
+  answerApproval(requestId: string, decision: ApprovalDecision, feedback?: string, content?: Record<string, unknown>): void {
     const resolve = this.approvals.get(requestId);
     if (!resolve) throw new Error(`no pending approval with id ${requestId} (it was answered already, or its turn ended)`);
     const words = feedback?.trim() ?? '';
     if (words !== '' && decision !== 'deny') throw new Error(`feedback goes with a deny, not with ${decision}: the agent is told it when the action is declined`);
+    if (content !== undefined && decision !== 'approve') throw new Error(`content goes with an approve (the answers to an MCP server's form), not with ${decision}`);
     this.approvals.delete(requestId);
     this.emit({ type: 'approval.resolved', request_id: requestId, decision, ...(words !== '' ? { feedback: words } : {}) });
-    resolve({ decision, ...(words !== '' ? { feedback: words } : {}) });
+    resolve({ decision, ...(words !== '' ? { feedback: words } : {}), ...(content !== undefined ? { content } : {}) });
     if (decision === 'abort') void this.interrupt();
   }
 

@@ -20,9 +20,19 @@ export type ApprovalView =
       kind: 'file_change';
       changes: readonly { path: string; kind: 'add' | 'delete' | 'update'; diff?: string }[];
       reason?: string;
-    };
+    }
+  | {
+      kind: 'mcp_tool_call';
+      server: string;
+      tool: string;
+      arguments: unknown;
+      /** What the server says about the tool: "read-only", "destructive", "reaches outside". */
+      hints?: string[];
+      reason?: string;
+    }
+  | { kind: 'mcp_elicitation'; server: string; message: string; url?: string };
 
-export type ApprovalChoice = 'approve' | 'approve_for_session' | 'deny' | 'deny_with_feedback' | 'abort';
+export type ApprovalChoice = 'approve' | 'approve_for_session' | 'approve_always' | 'deny' | 'deny_with_feedback' | 'abort';
 
 export interface FormatOptions {
   color: boolean;
@@ -87,6 +97,13 @@ export function describeApproval(view: ApprovalView, options: FormatOptions): st
       lines.push(`Run this command in ${view.cwd}?`);
     }
     lines.push(`  ${bold('$', options.color)} ${shellQuote(view.command)}`);
+  } else if (view.kind === 'mcp_tool_call') {
+    lines.push(`Allow the MCP server ${bold(view.server, options.color)} to run its tool ${bold(view.tool, options.color)}?`);
+    lines.push(`  arguments: ${boundedJson(view.arguments)}`);
+    if (view.hints?.length) lines.push(`  the server says: ${view.hints.join(', ')}`);
+  } else if (view.kind === 'mcp_elicitation') {
+    lines.push(`The MCP server ${bold(view.server, options.color)} asks: ${view.message}`);
+    if (view.url) lines.push(`  open: ${view.url}`);
   } else {
     lines.push(view.changes.length === 1 ? 'Make this change?' : `Make these ${view.changes.length} changes?`);
     for (const change of view.changes) {
@@ -94,12 +111,30 @@ export function describeApproval(view: ApprovalView, options: FormatOptions): st
       if (change.diff) lines.push(...renderDiff(change.diff, options));
     }
   }
-  if (view.reason) lines.push(`reason: ${view.reason}`);
+  if ('reason' in view && view.reason) lines.push(`reason: ${view.reason}`);
   return lines.join('\n');
 }
 
 export const APPROVAL_CHOICES =
   '[y] yes  [a] yes, and do not ask again this session  [n] no, and tell the agent what to do instead  [s] stop the turn';
+
+/** An MCP tool call's choices: "this session" and "don't ask again" only where the request offers them. */
+export function mcpApprovalChoices(offer: { session: boolean; always: boolean }): string {
+  return [
+    '[y] yes',
+    ...(offer.session ? ['[a] yes, for this session'] : []),
+    ...(offer.always ? ["[d] yes, and don't ask again (saved in config.toml)"] : []),
+    '[n] no, and tell the agent what to do instead',
+    '[s] stop the turn',
+  ].join('  ');
+}
+
+const MAX_ARGUMENT_CHARS = 400;
+
+function boundedJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length > MAX_ARGUMENT_CHARS ? `${text.slice(0, MAX_ARGUMENT_CHARS)}… (${text.length} characters)` : text;
+}
 
 /** undefined when the answer is not understood (ask again). */
 export function parseApprovalChoice(answer: string): ApprovalChoice | undefined {
@@ -110,6 +145,9 @@ export function parseApprovalChoice(answer: string): ApprovalChoice | undefined 
     case 'a':
     case 'always':
       return 'approve_for_session';
+    case 'd':
+    case "don't ask again":
+      return 'approve_always';
     case 'n':
     case 'no':
       return 'deny_with_feedback';

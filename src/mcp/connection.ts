@@ -4,9 +4,9 @@
 // exponential backoff). Outcomes of calls are values, never exceptions, with messages for the model.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ResolvedMcpServer } from '../config/index.js';
+import type { McpStdioServer, ResolvedMcpServer } from '../config/index.js';
 import { httpServerHeaders, stdioServerEnv } from './env.js';
-import { formatDuration, requestOptions } from './request-options.js';
+import { formatDuration, requestOptions, requestSignal } from './request-options.js';
 import type { McpSdk } from './sdk.js';
 import { StdioProcessTransport } from './stdio-transport.js';
 import type {
@@ -20,11 +20,31 @@ import type {
   McpToolInfo,
 } from './types.js';
 
+/** What the owner of the servers wants of their processes: an environment marker, and their pids. */
+export interface ProcessHooks {
+  /** Added to every stdio server's environment (e.g. the thread's process-scope marker). */
+  env?: Record<string, string>;
+  /** Told each stdio server's pid (its process group) when it starts. */
+  onSpawn?: (pid: number) => void;
+}
+
+/** The transport of a stdio server, not yet started (see StdioProcessTransport.spawnNow). */
+export function stdioTransportFor(server: McpStdioServer, where: { cwd: string; env: NodeJS.ProcessEnv; processHooks?: ProcessHooks }): StdioProcessTransport {
+  return new StdioProcessTransport({
+    command: server.command,
+    args: server.args,
+    env: { ...stdioServerEnv(server, where.env), ...where.processHooks?.env },
+    cwd: server.cwd ?? where.cwd,
+    ...(where.processHooks?.onSpawn ? { onSpawn: where.processHooks.onSpawn } : {}),
+  });
+}
+
 export interface ConnectionContext {
   sdk: McpSdk;
   /** Default working folder of stdio servers (the session's cwd). */
   cwd: string;
   env: NodeJS.ProcessEnv;
+  processHooks?: ProcessHooks;
   clientInfo: { name: string; version: string };
   emit: (event: McpEvent) => void;
   onElicitation?: McpElicitationHandler;
@@ -55,6 +75,8 @@ export class McpServerConnection {
     readonly name: string,
     readonly config: ResolvedMcpServer,
     private readonly ctx: ConnectionContext,
+    /** A stdio server's process, launched before the SDK was loaded; used by the first start. */
+    private prelaunched?: StdioProcessTransport,
   ) {}
 
   state(): McpServerState {
@@ -136,12 +158,8 @@ export class McpServerConnection {
     client.onclose = () => void this.onDisconnected(client);
     let transport: Transport;
     if (this.config.transport === 'stdio') {
-      transport = new StdioProcessTransport(sdk, {
-        command: this.config.command,
-        args: this.config.args,
-        env: stdioServerEnv(this.config, this.ctx.env),
-        cwd: this.config.cwd ?? this.ctx.cwd,
-      });
+      transport = this.prelaunched ?? stdioTransportFor(this.config, this.ctx);
+      this.prelaunched = undefined;
     } else {
       let url: URL;
       try {
@@ -276,16 +294,22 @@ export class McpServerConnection {
     if (client === 'cancelled') return { ok: false, kind: 'cancelled', message: 'the call was cancelled', durationMs: took() };
     if (typeof client === 'string') return { ok: false, kind: 'unavailable', message: client, durationMs: took() };
     const timeoutMs = options.timeoutMs ?? this.config.tool_timeout_ms;
+    const scoped = requestSignal(options.signal);
     try {
       const result = (await client.callTool(
         { name: tool, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) },
         undefined,
-        requestOptions({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
+        requestOptions({ timeoutMs, ...(scoped.signal ? { signal: scoped.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
       )) as McpCallToolResult;
       this.failures = 0;
+      // A server announces a tool-list change it makes during a call before the call's result, so
+      // finishing the re-list here puts the new tools into the very next request.
+      if (this.refreshing) await this.refreshing;
       return { ok: true, result, durationMs: took() };
     } catch (error) {
       return { ok: false, ...this.describeCallError(error, tool, timeoutMs, options.signal), durationMs: took() };
+    } finally {
+      scoped.release();
     }
   }
 
@@ -316,15 +340,19 @@ export class McpServerConnection {
     if (client === 'cancelled') throw new Error(`${what} was cancelled`);
     if (typeof client === 'string') throw new Error(client);
     const timeoutMs = this.config.tool_timeout_ms;
+    const scoped = requestSignal(signal);
     try {
-      return await send(client, requestOptions({ timeoutMs, ...(signal ? { signal } : {}) }));
+      return await send(client, requestOptions({ timeoutMs, ...(scoped.signal ? { signal: scoped.signal } : {}) }));
     } catch (error) {
       throw new Error(`${what} failed: ${this.describeCallError(error, what, timeoutMs, signal).message}`);
+    } finally {
+      scoped.release();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.prelaunched?.close();
     const { client, transport } = this;
     this.client = undefined;
     this.transport = undefined;

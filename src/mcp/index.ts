@@ -29,7 +29,11 @@ export {
   mcpResourceToolDefinitions,
   readMcpResource,
 } from './resources.js';
+export type { ResourceArgs } from './resources.js';
 export { DEFAULT_MCP_IMAGE_MAX_BYTES, DEFAULT_MCP_OUTPUT_MAX_BYTES, mapMcpResult } from './results.js';
 export type { MappedMcpResult, MapResultOptions } from './results.js';
 export { mcpSdkLoaded } from './sdk.js';
 export type * from './types.js';
+export { persistToolApproval } from './persist-approval.js';
+export type { PersistOutcome } from './persist-approval.js';
+export type { ProcessHooks } from './connection.js';

@@ -3,7 +3,8 @@
 // routed by server, and everything closed together. The SDK is loaded only when at least one
 // server is enabled.
 import type { ResolvedMcpServer } from '../config/index.js';
-import { McpServerConnection, type ConnectionContext } from './connection.js';
+import { McpServerConnection, stdioTransportFor, type ConnectionContext, type ProcessHooks } from './connection.js';
+import type { StdioProcessTransport } from './stdio-transport.js';
 import { loadMcpSdk } from './sdk.js';
 import type {
   McpCallOptions,
@@ -29,6 +30,13 @@ export interface McpManagerOptions {
   optionalStartupGraceMs?: number;
   onElicitation?: McpElicitationHandler;
   restartBackoff?: { initialMs: number; maxMs: number };
+  /** An environment marker for stdio servers and a callback with each one's pid (process tracking). */
+  processHooks?: ProcessHooks;
+  /**
+   * Launch stdio servers at once, while the SDK is still loading (default true): their boot
+   * overlaps rig's. start() then finds them running.
+   */
+  prelaunch?: boolean;
 }
 
 export interface McpStartupSummary {
@@ -57,26 +65,49 @@ export class McpConnectionManager {
   private constructor(
     private readonly options: McpManagerOptions,
     ctx: Omit<ConnectionContext, 'emit'> | undefined,
+    prelaunched: ReadonlyMap<string, StdioProcessTransport> = new Map(),
   ) {
     if (!ctx) return;
     for (const [name, server] of Object.entries(options.servers)) {
       if (!server.enabled) continue;
-      this.connections.set(name, new McpServerConnection(name, server, { ...ctx, emit: (e) => this.emit(e) }));
+      this.connections.set(name, new McpServerConnection(name, server, { ...ctx, emit: (e) => this.emit(e) }, prelaunched.get(name)));
     }
   }
 
   static async create(options: McpManagerOptions): Promise<McpConnectionManager> {
-    const enabled = Object.values(options.servers).some((s) => s.enabled);
-    if (!enabled) return new McpConnectionManager(options, undefined);
-    const sdk = await loadMcpSdk();
-    return new McpConnectionManager(options, {
-      sdk,
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      clientInfo: options.clientInfo ?? { name: 'rig', version: '0' },
-      ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
-      restartBackoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
-    });
+    const enabled = Object.entries(options.servers).filter(([, s]) => s.enabled);
+    if (enabled.length === 0) return new McpConnectionManager(options, undefined);
+    const env = options.env ?? process.env;
+    const prelaunched = new Map<string, StdioProcessTransport>();
+    if (options.prelaunch !== false) {
+      for (const [name, server] of enabled) {
+        if (server.transport !== 'stdio') continue;
+        const transport = stdioTransportFor(server, { cwd: options.cwd, env, ...(options.processHooks ? { processHooks: options.processHooks } : {}) });
+        // A failure to launch is reported by the server's start.
+        void transport.spawnNow().catch(() => undefined);
+        prelaunched.set(name, transport);
+      }
+    }
+    let sdk: Awaited<ReturnType<typeof loadMcpSdk>>;
+    try {
+      sdk = await loadMcpSdk();
+    } catch (error) {
+      await Promise.all([...prelaunched.values()].map((t) => t.close()));
+      throw error;
+    }
+    return new McpConnectionManager(
+      options,
+      {
+        sdk,
+        cwd: options.cwd,
+        env,
+        clientInfo: options.clientInfo ?? { name: 'rig', version: '0' },
+        ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+        ...(options.processHooks ? { processHooks: options.processHooks } : {}),
+        restartBackoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
+      },
+      prelaunched,
+    );
   }
 
   /** Listens to status, tool-list and progress events; returns the unsubscribe. */

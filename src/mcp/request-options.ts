@@ -29,3 +29,20 @@ export function formatDuration(ms: number): string {
   if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
+
+/**
+ * A signal of one request that follows `parent`. The SDK adds an abort listener to the signal of
+ * every request and never removes it, so a turn's signal passed as is would collect one per call
+ * (and warn past ten); this child is dropped with its request, and `release` unhooks it.
+ */
+export function requestSignal(parent: AbortSignal | undefined): { signal?: AbortSignal; release: () => void } {
+  if (!parent) return { release: () => undefined };
+  const child = new AbortController();
+  if (parent.aborted) {
+    child.abort(parent.reason);
+    return { signal: child.signal, release: () => undefined };
+  }
+  const forward = () => child.abort(parent.reason);
+  parent.addEventListener('abort', forward, { once: true });
+  return { signal: child.signal, release: () => parent.removeEventListener('abort', forward) };
+}

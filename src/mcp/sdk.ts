@@ -3,14 +3,11 @@
 // started, never at CLI startup. Other files of this room import SDK *types* only.
 import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type * as StdioModule from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
 
 export interface McpSdk {
   Client: typeof ClientModule.Client;
   StreamableHTTPClientTransport: typeof HttpModule.StreamableHTTPClientTransport;
-  ReadBuffer: typeof StdioModule.ReadBuffer;
-  serializeMessage: typeof StdioModule.serializeMessage;
   types: Pick<
     typeof TypesModule,
     | 'CallToolResultSchema'
@@ -26,18 +23,15 @@ let loaded = false;
 
 export function loadMcpSdk(): Promise<McpSdk> {
   loading ??= (async () => {
-    const [client, http, stdio, types] = await Promise.all([
+    const [client, http, types] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/shared/stdio.js'),
       import('@modelcontextprotocol/sdk/types.js'),
     ]);
     loaded = true;
     return {
       Client: client.Client,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-      ReadBuffer: stdio.ReadBuffer,
-      serializeMessage: stdio.serializeMessage,
       types: {
         CallToolResultSchema: types.CallToolResultSchema,
         ElicitRequestSchema: types.ElicitRequestSchema,

@@ -3,11 +3,15 @@
 // server leads a process group of its own; closing ends stdin, then signals the whole group
 // (TERM, then KILL), so nothing it started outlives it. Its stderr is kept as a tail for the
 // messages that say why it failed.
+//
+// It needs nothing from the SDK: messages are newline-delimited JSON (the stdio transport of the
+// spec), framed here, so a server can be launched while the SDK (~150 ms to import) still loads,
+// and its boot overlaps rig's own start. Whatever the server writes before a client listens is
+// kept and delivered when one does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { McpSdk } from './sdk.js';
 
 const STDERR_TAIL_BYTES = 8 * 1024;
 const STDERR_TAIL_LINES = 20;
@@ -19,6 +23,8 @@ export interface StdioLaunch {
   cwd: string;
   /** After stdin is closed, how long the server may take to exit before it is signalled. */
   exitGraceMs?: number;
+  /** Told the server's pid (= its process group) once it runs, e.g. to track it for cleanup. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ExitInfo {
@@ -34,18 +40,18 @@ export class StdioProcessTransport implements Transport {
   private child: ChildProcess | undefined;
   /** The server's process group (its pid), kept after it exits to end what it left running. */
   private pgid: number | undefined;
-  private readonly buffer: InstanceType<McpSdk['ReadBuffer']>;
+  private pending = '';
+  /** Messages (and a close) that arrived before a client attached. */
+  private early: JSONRPCMessage[] = [];
+  private earlyClose = false;
+  private attached = false;
   private stderrTailText = '';
   private exitInfo: ExitInfo | undefined;
   private closing = false;
   private exited: Promise<void> | undefined;
+  private launched: Promise<void> | undefined;
 
-  constructor(
-    private readonly sdk: McpSdk,
-    private readonly launch: StdioLaunch,
-  ) {
-    this.buffer = new sdk.ReadBuffer();
-  }
+  constructor(private readonly launch: StdioLaunch) {}
 
   get pid(): number | undefined {
     return this.pgid;
@@ -62,8 +68,9 @@ export class StdioProcessTransport implements Transport {
     return lines.slice(-STDERR_TAIL_LINES - 1).join('\n').trim();
   }
 
-  start(): Promise<void> {
-    return new Promise((resolve, reject) => {
+  /** Starts the process now (before any client connects); idempotent. Rejects if it cannot run. */
+  spawnNow(): Promise<void> {
+    this.launched ??= new Promise<void>((resolve, reject) => {
       const child = spawn(this.launch.command, this.launch.args, {
         cwd: this.launch.cwd,
         env: this.launch.env,
@@ -80,39 +87,64 @@ export class StdioProcessTransport implements Transport {
         reject(wrapped);
         this.onerror?.(wrapped);
       });
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        if (child.pid !== undefined) this.launch.onSpawn?.(child.pid);
+        resolve();
+      });
       child.once('exit', (code, signal) => (this.exitInfo = { code, signal }));
       child.once('close', () => {
         this.child = undefined;
-        this.onclose?.();
+        if (this.attached) this.onclose?.();
+        else this.earlyClose = true;
       });
-      child.stdout!.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (error) {
-            this.onerror?.(error as Error);
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout!.setEncoding('utf8').on('data', (text: string) => this.receive(text));
       child.stderr!.setEncoding('utf8').on('data', (text: string) => {
         this.stderrTailText = (this.stderrTailText + text).slice(-STDERR_TAIL_BYTES);
       });
       // A server that exits while rig writes to it: the exit is reported through onclose.
       child.stdin!.on('error', () => undefined);
     });
+    // Nobody may be listening yet; start() reports the failure.
+    this.launched.catch(() => undefined);
+    return this.launched;
+  }
+
+  /** Called by the SDK's client on connect: the process is (or was already) started. */
+  async start(): Promise<void> {
+    await this.spawnNow();
+    this.attached = true;
+    for (const message of this.early.splice(0)) this.onmessage?.(message);
+    if (this.earlyClose) this.onclose?.();
+  }
+
+  /** One JSON-RPC message per line; a line that is not one is reported, not fatal. */
+  private receive(text: string): void {
+    this.pending += text;
+    for (let end = this.pending.indexOf('\n'); end >= 0; end = this.pending.indexOf('\n')) {
+      const line = this.pending.slice(0, end).replace(/\r$/, '');
+      this.pending = this.pending.slice(end + 1);
+      if (line.trim() === '') continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        this.onerror?.(new Error(`the server wrote a line that is not JSON to stdout: ${line.slice(0, 200)}`));
+        continue;
+      }
+      if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+        this.onerror?.(new Error(`the server wrote a line that is not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`));
+        continue;
+      }
+      if (this.attached) this.onmessage?.(message as JSONRPCMessage);
+      else this.early.push(message as JSONRPCMessage);
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error('the server process is not running'));
     return new Promise((resolve) => {
-      if (stdin.write(this.sdk.serializeMessage(message))) resolve();
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
       else stdin.once('drain', resolve);
     });
   }

@@ -1,5 +1,6 @@
 // Approvals are asked as an event and answered through the engine (ThreadHandle.answerApproval).
 // Each request is typed by the runtime that wants to act and carries what a person needs to decide.
+import type { McpElicitationApprovalRequest, McpToolCallApprovalRequest } from './mcp.js';
 
 export type ApprovalPolicyName = 'untrusted' | 'on-request' | 'on-failure' | 'granular' | 'never';
 
@@ -53,10 +54,14 @@ export interface FileChangeApprovalRequest {
   agent_thread_id?: string;
 }
 
-export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest;
+export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest | McpToolCallApprovalRequest | McpElicitationApprovalRequest;
 
-/** approve once; approve this exact command prefix for the session; deny (the model is told); deny and stop the turn. */
-export type ApprovalDecision = 'approve' | 'approve_for_session' | 'deny' | 'abort';
+/**
+ * approve once; approve this exact command prefix (or tool) for the session; approve and do not ask
+ * again (MCP tools: persisted in config.toml; elsewhere the same as approve_for_session); deny (the
+ * model is told); deny and stop the turn.
+ */
+export type ApprovalDecision = 'approve' | 'approve_for_session' | 'approve_always' | 'deny' | 'abort';
 
 /** A person's answer to an approval request. */
 export interface ApprovalAnswer {
@@ -66,4 +71,6 @@ export interface ApprovalAnswer {
    * marked as the user's words, so it follows them rather than trying the refused action again.
    */
   feedback?: string;
+  /** With `approve` of an mcp_elicitation: the answers to the server's form. */
+  content?: Record<string, unknown>;
 }

@@ -58,6 +58,10 @@ export interface McpToolCallItem {
   result: { content: unknown[]; structured_content: unknown } | null;
   error: { message: string } | null;
   status: Exclude<ItemStatus, 'declined'>;
+  /** rig: the model's call id (rollouts pair the item with the call by it); not in `--json`. */
+  call_id?: string;
+  /** rig: how long the call took, approval time excluded; not in `--json`. */
+  duration_ms?: number;
 }
 
 export interface WebSearchItem {

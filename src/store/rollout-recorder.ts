@@ -77,6 +77,36 @@ export class RolloutRecorder {
     );
   }
 
+  /**
+   * A finished MCP tool call, as Codex records it (event_msg mcp_tool_call_end: the invocation,
+   * the duration, and the result or the error), with rig's item id and status.
+   */
+  mcpToolCallEnd(call: {
+    item_id: string;
+    call_id?: string;
+    server: string;
+    tool: string;
+    arguments: unknown;
+    duration_ms?: number;
+    status: string;
+    result: unknown;
+    error: { message: string } | null;
+  }): void {
+    const ms = call.duration_ms ?? 0;
+    this.writer.append({
+      type: 'event_msg',
+      payload: {
+        type: 'mcp_tool_call_end',
+        call_id: call.call_id ?? call.item_id,
+        item_id: call.item_id,
+        invocation: { server: call.server, tool: call.tool, arguments: call.arguments },
+        duration: { secs: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 },
+        status: call.status,
+        result: call.error ? { Err: call.error.message } : { Ok: call.result },
+      },
+    });
+  }
+
   /** Kept items are written as their index in the history so far; only new items in full. */
   compacted(record: { summary: string; replacement: ConversationItem[] }): void {
     const replacement = record.replacement.map((item) => this.positions.get(item) ?? item);

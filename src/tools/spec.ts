@@ -71,6 +71,17 @@ export interface FileChangeOutcome {
   message: string;
 }
 
+/** One call of a configured MCP server's tool, as the model asked for it. */
+export interface McpCallRequest {
+  server: string;
+  /** The server's own name of the tool (not the model-visible one). */
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The model-visible tool name the call came in under. */
+  modelName?: string;
+  callId?: string;
+}
+
 export interface ToolCapabilities {
   /** Run a command through the orchestrator (exec policy -> approval -> sandbox -> run). */
   exec(request: ExecRequest): Promise<ExecOutcome>;
@@ -86,6 +97,8 @@ export interface ToolCapabilities {
   canWrite(absolutePath: string): boolean;
   /** Sub-agents (child threads of the same engine); absent where the engine offers none. */
   agents?: AgentsCapability;
+  /** Call an MCP tool through the orchestrator (approval mode and annotations -> approval -> call); absent without MCP servers. */
+  callMcp?(request: McpCallRequest): Promise<ToolResult>;
 }
 
 export interface ToolContext {

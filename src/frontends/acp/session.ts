@@ -115,6 +115,8 @@ export class AcpSession {
   }
 
   private ask(request: ApprovalRequest): void {
+    // An MCP server's form question has no ACP counterpart: declined, and the server is told so.
+    if (request.kind === 'mcp_elicitation') return this.answer(request.id, 'deny');
     const toolCall = pendingToolCall(request, this.cwd);
     if (request.kind === 'file_change') this.diffs.set(request.item_id, toolCall.content ?? []);
     if (!this.announced.has(request.item_id)) {

@@ -145,6 +145,13 @@ export function pendingToolCall(request: ApprovalRequest, cwd: string): ToolCall
   if (request.kind === 'exec') {
     return { toolCallId: request.item_id, title: request.command_text, kind: 'execute', status: 'pending', rawInput: { command: request.command, cwd: request.cwd }, locations: [], content: [] };
   }
+  if (request.kind === 'mcp_tool_call') {
+    return { toolCallId: request.item_id, title: `${request.server}: ${request.tool}`, kind: 'other', status: 'pending', rawInput: request.arguments, locations: [], content: [] };
+  }
+  if (request.kind === 'mcp_elicitation') {
+    // ACP has no form questions; the session declines these before asking (see AcpSession.ask).
+    return { toolCallId: request.item_id ?? request.id, title: request.message, kind: 'other', status: 'pending', locations: [], content: [] };
+  }
   const diffs = request.changes.map((change) => changeDiff(change, cwd)).filter((diff): diff is ToolCallContent => diff !== undefined);
   return {
     toolCallId: request.item_id,

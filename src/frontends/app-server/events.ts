@@ -219,6 +219,16 @@ export class EventBridge {
   }
 
   private askClient(threadId: string, turnId: string, request: ApprovalRequest, now: number, cwd: string): void {
+    // MCP approvals and server questions have no request of their own in this protocol version
+    // yet: declined (the model is told), never left waiting.
+    if (request.kind === 'mcp_tool_call' || request.kind === 'mcp_elicitation') {
+      try {
+        this.out.handle(threadId)?.answerApproval(request.id, 'deny');
+      } catch {
+        // the turn already ended
+      }
+      return;
+    }
     const state = this.state(threadId);
     // The pending item comes first, as in Codex's order.
     this.announce(threadId, turnId, pendingItem(request), now, cwd);
@@ -284,7 +294,7 @@ function startedForm(item: RigItem): RigItem {
   }
 }
 
-function pendingItem(request: ApprovalRequest): RigItem {
+function pendingItem(request: Exclude<ApprovalRequest, { kind: 'mcp_tool_call' | 'mcp_elicitation' }>): RigItem {
   if (request.kind === 'exec') {
     return { id: request.item_id, type: 'command_execution', command: request.command_text, aggregated_output: '', exit_code: null, status: 'in_progress' };
   }

@@ -185,6 +185,12 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
       case 'usage.updated':
         usage = event.total;
         return;
+      case 'mcp.server_status': {
+        const line = describeMcpStatus(event);
+        endLine();
+        options.stderr(`${line}\n`);
+        return;
+      }
       case 'model.retry':
         // A retry starts the answer over: close the partial line rather than glue the next attempt to it.
         endLine();
@@ -192,8 +198,16 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
       case 'approval.requested': {
         endLine();
         const request = event.request;
-        const what = request.kind === 'exec' ? `${bold('$')} ${shellQuote(request.command)}` : request.paths.join(', ');
-        options.stderr(`approval needed: ${what}${request.reason ? ` (${request.reason})` : ''}\n`);
+        const what =
+          request.kind === 'exec'
+            ? `${bold('$')} ${shellQuote(request.command)}`
+            : request.kind === 'file_change'
+              ? request.paths.join(', ')
+              : request.kind === 'mcp_tool_call'
+                ? `${bold('mcp')} ${request.server}.${request.tool}`
+                : `${request.server} asks: ${request.message}`;
+        const reason = 'reason' in request ? request.reason : undefined;
+        options.stderr(`approval needed: ${what}${reason ? ` (${reason})` : ''}\n`);
         return;
       }
       case 'turn.completed':
@@ -213,6 +227,23 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
         return;
     }
   };
+}
+
+/** "mcp: github ready (12 tools, 340 ms)", "mcp: db failed: ..." */
+function describeMcpStatus(event: Extract<ThreadEvent, { type: 'mcp.server_status' }>): string {
+  const name = `mcp: ${event.server}`;
+  switch (event.status) {
+    case 'starting':
+      return `${name} starting`;
+    case 'ready': {
+      const tools = event.tool_count === undefined ? '' : `${event.tool_count} tool${event.tool_count === 1 ? '' : 's'}`;
+      const took = event.startup_ms === undefined ? '' : `${event.startup_ms} ms`;
+      const details = [tools, took].filter((part) => part !== '').join(', ');
+      return `${name} ready${details ? ` (${details})` : ''}`;
+    }
+    case 'failed':
+      return `${name} failed${event.required ? ' (required)' : ''}: ${event.error ?? 'no reason given'}`;
+  }
 }
 
 function firstLine(text: string): string {

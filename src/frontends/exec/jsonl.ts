@@ -37,6 +37,11 @@ export function codexItem(item: ThreadItem): ThreadItem | undefined {
     };
   }
   if (!CODEX_ITEM_TYPES.has(item.type)) return undefined;
+  if (item.type === 'mcp_tool_call') {
+    // rig's call_id and duration_ms stay in the rollout; Codex's item has neither.
+    const { call_id: _callId, duration_ms: _duration, ...codex } = item;
+    return codex;
+  }
   if (item.type === 'file_change') {
     return { id: item.id, type: 'file_change', changes: item.changes.map(({ path, kind }) => ({ path, kind })), status: item.status };
   }

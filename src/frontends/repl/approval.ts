@@ -5,12 +5,31 @@
 // to do instead" asks for the person's words, which go to the model with the refusal.
 import { isAbsolute, relative } from 'node:path';
 import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/index.js';
-import { APPROVAL_CHOICES, FEEDBACK_QUESTION, describeApproval, parseApprovalChoice, type ApprovalView } from '../approval-format.js';
+import { APPROVAL_CHOICES, FEEDBACK_QUESTION, describeApproval, mcpApprovalChoices, parseApprovalChoice, type ApprovalView } from '../approval-format.js';
+import { askElicitation } from './elicitation.js';
 
 export const APPROVAL_QUESTION = 'y/a/n/s? ';
 
 /** The request as approval-format shows it; paths under `cwd` are shown relative to it. */
 export function approvalView(request: ApprovalRequest, cwd: string): ApprovalView {
+  if (request.kind === 'mcp_elicitation') {
+    return { kind: 'mcp_elicitation', server: request.server, message: request.message, ...(request.url ? { url: request.url } : {}) };
+  }
+  if (request.kind === 'mcp_tool_call') {
+    const hints = [
+      ...(request.annotations?.readOnlyHint ? ['read-only'] : []),
+      ...(request.annotations?.destructiveHint ? ['destructive'] : []),
+      ...(request.annotations?.openWorldHint ? ['reaches outside this machine'] : []),
+    ];
+    return {
+      kind: 'mcp_tool_call',
+      server: request.server,
+      tool: request.tool,
+      arguments: request.arguments,
+      ...(hints.length > 0 ? { hints } : {}),
+      ...(request.reason ? { reason: request.reason } : {}),
+    };
+  }
   if (request.kind === 'exec') {
     return {
       kind: 'exec',
@@ -48,13 +67,19 @@ export interface ApprovalIo {
 
 /** Asks until the answer is understood; end of input stops the turn. */
 export async function askApproval(request: ApprovalRequest, io: ApprovalIo): Promise<ApprovalAnswer> {
-  io.write(`${describeApproval(approvalView(request, io.cwd), { color: io.color })}\n${APPROVAL_CHOICES}\n`);
+  if (request.kind === 'mcp_elicitation') return askElicitation(request, io);
+  const mcp = request.kind === 'mcp_tool_call' ? { session: request.allow_session, always: request.allow_always } : undefined;
+  const choices = mcp ? mcpApprovalChoices(mcp) : APPROVAL_CHOICES;
+  io.write(`${describeApproval(approvalView(request, io.cwd), { color: io.color })}\n${choices}\n`);
   for (;;) {
     const answer = await io.readLine(APPROVAL_QUESTION);
     if (answer === undefined) return { decision: 'abort' };
     const choice = parseApprovalChoice(answer);
-    if (choice === undefined) {
-      io.write('please answer y, a, n or s\n');
+    const offered =
+      choice !== undefined &&
+      (mcp ? (choice !== 'approve_for_session' || mcp.session) && (choice !== 'approve_always' || mcp.always) : choice !== 'approve_always');
+    if (!offered) {
+      io.write(`please answer ${mcp ? ['y', ...(mcp.session ? ['a'] : []), ...(mcp.always ? ['d'] : []), 'n', 's'].join(', ') : 'y, a, n or s'}\n`);
       continue;
     }
     if (choice !== 'deny_with_feedback') return { decision: choice };

@@ -181,7 +181,10 @@ async function readEvalLoop(thread: ThreadHandle, io: ReplIo, color: boolean, te
       };
       const answer = await askApproval(request, { write: out, readLine, cwd: thread.settings.cwd, color });
       try {
-        thread.answerApproval(request.id, answer.decision, answer.feedback ? { feedback: answer.feedback } : {});
+        thread.answerApproval(request.id, answer.decision, {
+          ...(answer.feedback ? { feedback: answer.feedback } : {}),
+          ...(answer.content ? { content: answer.content } : {}),
+        });
       } catch {
         // The turn ended (interrupted) before the answer came; nothing is waiting for it.
       }

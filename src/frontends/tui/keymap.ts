@@ -199,10 +199,11 @@ function answerApproval(app: TuiApp, modal: ApprovalModal, answer: ApprovalAnswe
   const verdict: Record<ApprovalAnswer['decision'], string> = {
     approve: 'approved once',
     approve_for_session: 'approved for this session',
+    approve_always: 'approved, not asked again',
     deny: 'declined',
     abort: 'declined and stopped the turn',
   };
-  const approved = answer.decision === 'approve' || answer.decision === 'approve_for_session';
+  const approved = answer.decision === 'approve' || answer.decision === 'approve_for_session' || answer.decision === 'approve_always';
   state.noteLines((context): Line[] =>
     wrap(
       [

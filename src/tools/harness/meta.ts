@@ -28,7 +28,26 @@ export function loadedDeferredTools(threadState: Map<string, unknown>): Set<stri
   return loaded;
 }
 
-function describeTool(tool: ResolvedTool): string {
+/** A tool that tool search can load besides the profile's deferred ones (a thread's MCP tools). */
+export interface DeferredToolEntry {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown> | null;
+}
+
+const EXTRA_KEY = 'harness.extraDeferredTools';
+
+/** Makes `list()` searchable by this thread's tool search (the list is read on every search). */
+export function setExtraDeferredTools(threadState: Map<string, unknown>, list: () => DeferredToolEntry[]): void {
+  threadState.set(EXTRA_KEY, list);
+}
+
+function extraDeferredTools(threadState: Map<string, unknown>): DeferredToolEntry[] {
+  const list = threadState.get(EXTRA_KEY) as (() => DeferredToolEntry[]) | undefined;
+  return list ? list() : [];
+}
+
+function describeTool(tool: DeferredToolEntry): string {
   return JSON.stringify({ name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? {} });
 }
 
@@ -37,7 +56,7 @@ function describeTool(tool: ResolvedTool): string {
  * query words their name and description contain. Loaded tools are returned with their schemas.
  */
 export function createToolSearchTool(tool: ResolvedTool, profile: HarnessProfile): ToolSpec {
-  const searchable = profile.tools.filter((entry) => entry.exposure === 'deferred');
+  const fromProfile: DeferredToolEntry[] = profile.tools.filter((entry) => entry.exposure === 'deferred');
   return functionSpec(
     tool,
     { description: 'Search and load deferred tools.', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }, parallelSafe: true },
@@ -45,7 +64,8 @@ export function createToolSearchTool(tool: ResolvedTool, profile: HarnessProfile
       const query = (stringArg(args, 'query') ?? '').trim();
       const max = Math.max(Math.trunc(numberArg(args, 'max_results') ?? 5), 1);
       if (query === '') return fail('query must not be empty');
-      let found: ResolvedTool[];
+      const searchable = [...fromProfile, ...extraDeferredTools(ctx.threadState)];
+      let found: DeferredToolEntry[];
       if (query.startsWith('select:')) {
         const wanted = query.slice('select:'.length).split(',').map((name) => name.trim()).filter(Boolean);
         const missing = wanted.filter((name) => !searchable.some((entry) => entry.name === name));

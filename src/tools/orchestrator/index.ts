@@ -4,10 +4,12 @@ import type { CapabilitiesFactory } from '../spec.js';
 import { runCommand, writeToSession } from './command.js';
 import { applyFileChanges, canWriteFor } from './file-change.js';
 import type { OrchestratorOptions } from './options.js';
+import { callMcpTool } from './mcp-call.js';
 
 export type { OrchestratorOptions } from './options.js';
 export { USER_DECLINED_EXEC } from './command.js';
 export { USER_DECLINED_PATCH } from './file-change.js';
+export { USER_DECLINED_MCP } from './mcp-call.js';
 export { declinedWithFeedback, noApproverMessage } from './pipeline.js';
 
 export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFactory {
@@ -16,5 +18,11 @@ export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFa
     writeStdin: (sessionId, chars, yieldTimeMs) => writeToSession(sessionId, chars, yieldTimeMs, options, services),
     applyChanges: (edits) => applyFileChanges(edits, options, services),
     canWrite: (path) => canWriteFor(options, path),
+    ...mcpCapability(options, services),
   });
+}
+
+function mcpCapability(options: OrchestratorOptions, services: Parameters<CapabilitiesFactory>[0]): Pick<ReturnType<CapabilitiesFactory>, 'callMcp'> {
+  const mcp = options.mcp;
+  return mcp ? { callMcp: (request) => callMcpTool(request, mcp, options, services) } : {};
 }

@@ -5,6 +5,7 @@ import type { ProcessScope } from '../../exec/process-groups.js';
 import type { SandboxPolicy, WrapOptions } from '../../exec/sandbox/index.js';
 import type { ApprovalCache, ApprovalPolicyConfig, ExecPolicy } from '../../policy/index.js';
 import type { ClientFileSystem } from '../../protocol/index.js';
+import type { ThreadMcp } from '../mcp/session.js';
 
 export interface OrchestratorOptions {
   sandbox: SandboxPolicy;
@@ -20,6 +21,8 @@ export interface OrchestratorOptions {
   scope: ProcessScope;
   /** Approvals given "for the session". */
   approvalCache: ApprovalCache;
+  /** The thread's MCP servers, when any are configured (MCP tool calls go through the pipeline too). */
+  mcp?: ThreadMcp;
   platform?: NodeJS.Platform;
   /** For tests: a fixed bubblewrap diagnosis instead of probing. */
   wrapOptions?: WrapOptions;

@@ -3,7 +3,7 @@
 //   policy -> approval -> attempt (in the sandbox unless the policy said otherwise)
 //          -> on a sandbox denial, an escalated rerun where the policy permits it (asking first)
 //
-// A runtime (a command, a file change set; later an MCP call or a network fetch) says how each
+// A runtime (a command, a file change set, an MCP tool call; later a network fetch) says how each
 // step applies to it: what the policy decides, what a person is shown, how an attempt runs and
 // how a sandbox denial looks. Nothing is ever escalated silently, and an action meant for the
 // sandbox never runs without it by accident.
@@ -45,6 +45,11 @@ export interface Runtime<Outcome> {
   question(context: AskContext): Promise<ApprovalQuestion>;
   /** "Approve for the session": remember this action so the policy skips asking next time. */
   rememberApproval(): void;
+  /**
+   * "Approve and don't ask again": remember it beyond the session (MCP tools: config.toml).
+   * Runtimes without it treat the answer as approve-for-session.
+   */
+  rememberAlways?(): Promise<void>;
   run(attempt: Attempt): Promise<Outcome>;
   /** Whether a sandboxed attempt failed because the sandbox blocked it. */
   deniedBySandbox(outcome: Outcome): boolean;
@@ -88,7 +93,7 @@ export function noApproverMessage(subject: string, policy: ApprovalPolicyConfig,
   );
 }
 
-type Answer = { approved: true; forSession: boolean } | { approved: false; stop: boolean; feedback?: string };
+type Answer = { approved: true; forSession: boolean; always?: boolean } | { approved: false; stop: boolean; feedback?: string };
 
 function interpret(answer: ApprovalAnswer): Answer {
   switch (answer.decision) {
@@ -96,6 +101,8 @@ function interpret(answer: ApprovalAnswer): Answer {
       return { approved: true, forSession: false };
     case 'approve_for_session':
       return { approved: true, forSession: true };
+    case 'approve_always':
+      return { approved: true, forSession: true, always: true };
     case 'deny':
       return { approved: false, stop: false, ...(answer.feedback?.trim() ? { feedback: answer.feedback.trim() } : {}) };
     case 'abort':
@@ -109,7 +116,8 @@ export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: 
       return { noApprover: noApproverMessage(runtime.describe(), options.approvalPolicy, options.howToAllow, context.reason) };
     }
     const answer = interpret(await services.askApproval(await runtime.question(context)));
-    if (answer.approved && answer.forSession) runtime.rememberApproval();
+    if (answer.approved && answer.always && runtime.rememberAlways) await runtime.rememberAlways();
+    else if (answer.approved && answer.forSession) runtime.rememberApproval();
     return answer;
   };
 

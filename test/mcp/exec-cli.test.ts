@@ -1,0 +1,163 @@
+// MCP through the real CLI: `rig exec` against the loopback mock provider on each wire, with the
+// reference servers from npm over stdio and an SDK-built streamable HTTP server on 127.0.0.1;
+// the --json stream (Codex's mcp_tool_call items), human status lines, the rollout's record, and
+// `rig doctor`'s report.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startMockProvider, type MockProvider, type MockWire } from '../support/mock-provider/index.js';
+import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../support/workspace.js';
+import { toolResult } from '../frontends/exec/helpers.js';
+import { startHttpMcpServer, type HttpMcpServer } from './support/http-server.js';
+import { referenceServer } from './support/servers.js';
+
+const EVERYTHING = referenceServer('@modelcontextprotocol/server-everything');
+const FILESYSTEM = referenceServer('@modelcontextprotocol/server-filesystem');
+
+let mock: MockProvider;
+let http: HttpMcpServer;
+let repo: string;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  mock = await startMockProvider();
+  http = await startHttpMcpServer();
+  repo = tempGitRepo({ 'note.txt': 'alpha\n' });
+});
+
+afterAll(async () => {
+  await mock.close();
+  await http.close();
+  removeDir(repo);
+  for (const dir of dirs) removeDir(dir);
+});
+
+function serversToml(): string {
+  return [
+    '[mcp_servers.everything]',
+    `command = ${JSON.stringify(process.execPath)}`,
+    `args = ${JSON.stringify([EVERYTHING, 'stdio'])}`,
+    'required = true',
+    '[mcp_servers.files]',
+    `command = ${JSON.stringify(process.execPath)}`,
+    `args = ${JSON.stringify([FILESYSTEM, repo])}`,
+    // Required, so a loaded machine cannot make them late (a late server joins the next request).
+    'required = true',
+    '[mcp_servers.web]',
+    `url = ${JSON.stringify(http.url)}`,
+    'required = true',
+  ].join('\n');
+}
+
+function home(wire: MockWire): string {
+  const dir = tempRigHome({ url: mock.url, wire, extra: serversToml() });
+  dirs.push(dir);
+  return dir;
+}
+
+function mcpItems(events: Record<string, unknown>[]): Record<string, unknown>[] {
+  return events.filter((e) => e['type'] === 'item.completed' && (e['item'] as { type: string }).type === 'mcp_tool_call').map((e) => e['item'] as Record<string, unknown>);
+}
+
+describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json with MCP servers on the %s wire', (wire) => {
+  test('a stdio call and an HTTP call round-trip as Codex mcp_tool_call items', async () => {
+    const before = mock.requests.length;
+    const ids = wire === 'messages' ? ['toolu_echo', 'toolu_add', 'toolu_img'] : ['call_echo', 'call_add', 'call_img'];
+    mock.enqueue(
+      { toolCalls: [{ id: ids[0]!, name: 'mcp__everything__echo', arguments: { message: 'over stdio' } }] },
+      { toolCalls: [{ id: ids[1]!, name: 'mcp__web__add', arguments: { a: 2, b: 3 } }] },
+      // server-everything's get-tiny-image, sanitized to Codex's [A-Za-z0-9_]
+      { toolCalls: [{ id: ids[2]!, name: 'mcp__everything__get_tiny_image', arguments: {} }] },
+      { text: 'Both worked.' },
+    );
+    const run = await runRig(['exec', '--json', '--harness', 'native', 'use the tools'], { cwd: repo, home: home(wire) });
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+    const events = jsonLines(run.stdout);
+    const items = mcpItems(events);
+    expect(items).toEqual([
+      {
+        id: expect.any(String),
+        type: 'mcp_tool_call',
+        server: 'everything',
+        tool: 'echo',
+        arguments: { message: 'over stdio' },
+        result: { content: [{ type: 'text', text: 'Echo: over stdio' }], structured_content: null },
+        error: null,
+        status: 'completed',
+      },
+      expect.objectContaining({ server: 'web', tool: 'add', status: 'completed', result: { content: [{ type: 'text', text: '5' }], structured_content: { sum: 5 } } }),
+      expect.objectContaining({ server: 'everything', tool: 'get-tiny-image', status: 'completed' }),
+    ]);
+    // rig's own events stay out of Codex's stream.
+    expect(events.some((e) => String(e['type']).startsWith('mcp.'))).toBe(false);
+
+    const requests = mock.requests.slice(before);
+    expect(requests).toHaveLength(4);
+    const first = toolResult(wire, requests[1]!.body);
+    expect(first).toEqual({ callId: ids[0], text: 'Echo: over stdio' });
+    // The image goes back in the wire's own tool-result shape; Chat Completions tool messages take text only.
+    const withImage = JSON.stringify(requests[3]!.body);
+    if (wire === 'responses') expect(withImage).toMatch(/"type":"input_image","image_url":"data:image\/png;base64,/);
+    if (wire === 'messages') expect(withImage).toMatch(/"type":"image","source":\{"type":"base64","media_type":"image\/png"/);
+    if (wire === 'chat') expect(withImage).toContain('[image]');
+    const body = JSON.stringify(requests[0]!.body);
+    for (const name of ['mcp__everything__echo', 'mcp__files__list_directory', 'mcp__web__add', 'list_mcp_resources']) expect(body).toContain(`"${name}"`);
+  });
+});
+
+describe('rig exec human output and rollouts', () => {
+  test('prints each server status; the rollout records the call with its duration', async () => {
+    mock.enqueue({ toolCalls: [{ id: 'call_ls', name: 'mcp__files__list_directory', arguments: { path: repo } }] }, { text: 'Listed.' });
+    const dir = home('responses');
+    const run = await runRig(['exec', '--harness', 'native', 'list the repo'], { cwd: repo, home: dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^mcp: everything starting$/m);
+    expect(run.stderr).toMatch(/^mcp: everything ready \(\d+ tools, \d+ ms\)$/m);
+    expect(run.stderr).toMatch(/^mcp: files ready \(\d+ tools, \d+ ms\)$/m);
+    expect(run.stderr).toMatch(/^mcp: web ready \(1 tool, \d+ ms\)$/m);
+    expect(run.stderr).toContain('mcp files.list_directory');
+    expect(run.stdout.trim()).toBe('Listed.');
+
+    const sessions = path.join(dir, 'sessions');
+    const files = fs.readdirSync(sessions, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));
+    expect(files).toHaveLength(1);
+    const records = fs.readFileSync(path.join(sessions, files[0]!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; payload: Record<string, unknown> });
+    const end = records.find((r) => r.type === 'event_msg' && r.payload['type'] === 'mcp_tool_call_end');
+    expect(end?.payload).toMatchObject({
+      invocation: { server: 'files', tool: 'list_directory', arguments: { path: repo } },
+      duration: { secs: expect.any(Number), nanos: expect.any(Number) },
+      status: 'completed',
+      result: { Ok: { content: [{ type: 'text', text: expect.stringContaining('note.txt') }] } },
+    });
+  });
+
+  test('a required server that fails stops rig exec with its stderr', async () => {
+    const dir = tempRigHome({
+      url: mock.url,
+      extra: ['[mcp_servers.broken]', `command = ${JSON.stringify(process.execPath)}`, `args = ["-e", "console.error('cannot reach the database'); process.exit(2)"]`, 'required = true'].join('\n'),
+    });
+    dirs.push(dir);
+    const run = await runRig(['exec', '--harness', 'native', 'hi'], { cwd: repo, home: dir });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('required MCP server "broken"');
+    expect(run.stderr).toContain('cannot reach the database');
+  });
+});
+
+describe('rig doctor', () => {
+  test('starts each configured server and reports its status and tool count', async () => {
+    const dir = tempRigHome({
+      url: mock.url,
+      extra: [serversToml(), '[mcp_servers.off]', 'command = "nothing"', 'enabled = false', '[mcp_servers.bad]', 'command = "/nonexistent/mcp-server"'].join('\n'),
+    });
+    dirs.push(dir);
+    const run = await runRig(['doctor', '--offline'], { cwd: repo, home: dir });
+    expect(run.stdout).toContain('mcp servers: 5 configured');
+    expect(run.stdout).toMatch(/mcp server everything \(stdio, required\): ready, \d+ tools, started in \d+ ms/);
+    expect(run.stdout).toMatch(/mcp server files \(stdio, required\): ready, \d+ tools/);
+    expect(run.stdout).toMatch(/mcp server web \(streamable_http, required\): ready, 1 tool,/);
+    expect(run.stdout).toContain('mcp server off (stdio): disabled');
+    expect(run.stdout).toMatch(/PROBLEM: mcp server bad \(stdio\): failed to start: .*nonexistent/);
+  });
+});
