@@ -16,6 +16,8 @@ export interface ThreadSettingsView {
   reasoning_effort?: string;
   /** --dangerously-bypass-approvals-and-sandbox: no sandbox, nothing asked. */
   yolo: boolean;
+  /** The model's context window in tokens (config's model_context_window, else rig's model table). */
+  context_window?: number;
 }
 
 /** What updateSettings may change; each applies from the next turn. */
