@@ -1,11 +1,24 @@
 // The status line: model, harness, effort, sandbox and approvals, context left, tokens used and
 // the thread's name. On a narrow terminal the least important parts go first.
 import type { TokenUsage } from '../../../protocol/index.js';
-import type { SessionInfo } from '../session-port.js';
 import type { Line, Span } from '../text/styled.js';
 import { lineWidth } from '../text/styled.js';
 import { truncateLine } from '../text/wrap.js';
 import { theme } from './theme.js';
+
+/** What the status line shows, gathered from the session's events; every field optional. */
+export interface SessionInfo {
+  thread_id?: string;
+  thread_name?: string;
+  model?: string;
+  harness?: string;
+  reasoning_effort?: string;
+  sandbox?: string;
+  approval_policy?: string;
+  cwd?: string;
+  /** The model's context window in tokens, for "context left". */
+  context_window?: number;
+}
 
 export interface StatusInput {
   info: SessionInfo;
