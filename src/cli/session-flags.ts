@@ -30,6 +30,8 @@ export interface SessionFlags {
   color?: 'always' | 'never' | 'auto';
   last?: boolean;
   all?: boolean;
+  /** false with --no-alt-screen. */
+  altScreen?: boolean;
 }
 
 export type SessionMode = 'exec' | 'interactive';

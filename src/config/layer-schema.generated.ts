@@ -1451,7 +1451,29 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     },
     "tui": {
       "type": "object",
-      "properties": {},
+      "properties": {
+        "alternate_screen": {
+          "type": "string",
+          "enum": [
+            "never",
+            "auto",
+            "always"
+          ]
+        },
+        "notifications": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          ]
+        }
+      },
       "additionalProperties": {}
     },
     "history": {
@@ -2958,7 +2980,29 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "tui": {
             "type": "object",
-            "properties": {},
+            "properties": {
+              "alternate_screen": {
+                "type": "string",
+                "enum": [
+                  "never",
+                  "auto",
+                  "always"
+                ]
+              },
+              "notifications": {
+                "anyOf": [
+                  {
+                    "type": "boolean"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              }
+            },
             "additionalProperties": {}
           },
           "history": {

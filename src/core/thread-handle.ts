@@ -103,6 +103,11 @@ export class ThreadHandle {
     };
   }
 
+  /** The config the thread was loaded with (front ends read their own tables from it, e.g. [tui]). */
+  get config(): RigConfig {
+    return this.parts.config;
+  }
+
   /** The name the thread was given (setName), recorded in its rollout; undefined until then. */
   get name(): string | undefined {
     return this.nameNow;

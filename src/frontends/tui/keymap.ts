@@ -25,6 +25,12 @@ export function handleKey(app: TuiApp, event: InputEvent): void {
     return;
   }
   const modal = state.approvals[0];
+  if (app.picker && !modal) {
+    const result = app.picker.handle(event);
+    if (result === 'cancel') app.closePicker(undefined);
+    else if (result) app.closePicker(result.chosen);
+    return;
+  }
   if (modal) {
     const answer = event.type === 'key' && isCtrl(event, 'c') ? ({ decision: 'abort' } as const) : modal.handle(event);
     if (answer) answerApproval(app, modal, answer);

@@ -18,6 +18,8 @@ export interface RunTuiOptions {
   history?: readonly string[];
   initialPrompt?: UserInput;
   notifications?: boolean;
+  alternateScreen?: boolean;
+  pickAtStart?: 'resume' | 'fork';
 }
 
 const SIGNAL_EXIT: Record<string, number> = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 };
@@ -29,7 +31,7 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
   if (!stdin.isTTY || !stdout.isTTY) throw new Error('the interactive session needs a terminal on stdin and stdout (use `rig exec` for pipes and scripts)');
   const terminal = new ProcessTerminal(stdin, stdout, env['RIG_TUI_TRACE'] || undefined);
   let app: TuiApp | undefined;
-  const guard = guardTerminal(stdin, stdout, () => app?.pager !== undefined);
+  const guard = guardTerminal(stdin, stdout, () => Boolean(app?.inAlternateScreen));
   app = new TuiApp({
     terminal,
     port: options.port,
@@ -37,6 +39,8 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
     plain: isDumbTerminal(env),
     cwd: options.cwd,
     notifications: options.notifications ?? true,
+    ...(options.alternateScreen ? { alternateScreen: true } : {}),
+    ...(options.pickAtStart ? { pickAtStart: options.pickAtStart } : {}),
     ...(options.history ? { history: options.history } : {}),
     ...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {}),
     fileExists: (path) => existsRelative(options.cwd, path),

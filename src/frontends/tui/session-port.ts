@@ -27,6 +27,10 @@ export interface CommandResult {
   items?: ThreadItem[];
   error?: string;
   exit?: boolean;
+  /** The command needs a stored thread chosen: the TUI opens the picker, then runs `/<pick> ID`. */
+  pick?: 'resume' | 'fork';
+  /** A message to send as the user's (/init's request to the model). */
+  send?: UserInput;
 }
 
 /** A stored thread as the picker lists it. */

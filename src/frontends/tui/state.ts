@@ -137,6 +137,13 @@ export class TuiState {
     switch (event.type) {
       case 'thread.started':
       case 'thread.resumed':
+        if (this.info.thread_id && this.info.thread_id !== event.thread_id) {
+          // Another thread (/new, /resume, /fork): its messages, figures and name are its own.
+          this.userMessages.length = 0;
+          this.lastUsage = undefined;
+          this.totalUsage = undefined;
+          this.info = {};
+        }
         this.info = { ...this.info, thread_id: event.thread_id };
         return;
       case 'thread.settings_updated': {

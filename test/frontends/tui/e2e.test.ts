@@ -1,0 +1,201 @@
+// The interactive session end to end: the real `rig` process in tmux against the loopback mock
+// provider, a temp RIG_HOME and a temp git repo; only harmless commands, in the sandbox. Each test
+// drives the session on from where the last one left it and checks the screen with capture-pane.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
+import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let mock: MockProvider;
+let home: string;
+let repo: string;
+const session = `rig-tui-e2e-${process.pid}`;
+const socket = `rig-tui-e2e-${process.pid}`;
+
+// A server of its own, so the user's tmux (and its options) never take part.
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', session);
+const keys = (...names: string[]) => tmux('send-keys', '-t', session, ...names);
+const type = (text: string) => tmux('send-keys', '-t', session, '-l', text);
+
+async function waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = screen();
+    if (typeof what === 'string' ? shown.includes(what) : what.test(shown)) return shown;
+    if (Date.now() > deadline) throw new Error(`the terminal never showed ${String(what)}; it shows:\n${shown}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The text of every input item of request `n` (1-based), for what the model was told. */
+function requestText(n: number): string {
+  return JSON.stringify(mock.requests[n - 1]!.body);
+}
+
+function launch(command: string): void {
+  const env = `RIG_HOME='${home}' HOME='${home}' MOCK_API_KEY=sk-mock TERM=xterm-256color NO_COLOR=1`;
+  tmux('kill-session', '-t', session);
+  tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', `cd '${repo}' && env ${env} '${process.execPath}' '${RIG_BIN}' ${command}; echo "EXIT=$?"; sleep 60`);
+}
+
+beforeAll(async () => {
+  if (!hasTmux) return;
+  mock = await startMockProvider();
+  home = tempRigHome({ url: mock.url });
+  repo = tempGitRepo({ 'README.md': 'hello\n' });
+  tmux('new-session', '-d', '-s', session, 'sleep 600');
+}, 30_000);
+
+afterAll(async () => {
+  if (!hasTmux) return;
+  try {
+    tmux('kill-server');
+  } catch {
+    // already gone
+  }
+  await mock?.close();
+  removeDir(home);
+  removeDir(repo);
+});
+
+test.skipIf(!hasTmux)('starts on a new thread: the status line names the model, harness, sandbox and approvals', async () => {
+  launch('--harness native -s workspace-write -a untrusted');
+  const shown = await waitFor('mock-model');
+  expect(shown).toContain('native');
+  expect(shown).toContain('workspace-write · untrusted');
+  expect(shown).not.toContain('EXIT=');
+}, 30_000);
+
+test.skipIf(!hasTmux)('a multi-line prompt is one message; the answer streams into the transcript', async () => {
+  mock.enqueue({ text: 'Hello from **the mock**: both lines arrived.', deltaSize: 4 });
+  type('first line of the task');
+  keys('C-j');
+  type('second line of the task');
+  keys('Enter');
+  await waitFor('both lines arrived.');
+  const sent = requestText(mock.requests.length);
+  expect(sent).toContain('first line of the task\\nsecond line of the task');
+  expect(screen()).toMatch(/% context left/);
+}, 30_000);
+
+test.skipIf(!hasTmux)('approve a command once: the modal shows it, "y" runs it', async () => {
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch approved.txt' } }] }, { text: 'made approved.txt' });
+  type('make a file');
+  keys('Enter');
+  const modal = await waitFor('Run this command?');
+  expect(modal).toContain('touch approved.txt');
+  expect(modal).toContain('Yes, run it once');
+  expect(modal).toMatch(/don't ask again for commands starting with/);
+  type('y');
+  await waitFor('made approved.txt');
+  expect(existsSync(join(repo, 'approved.txt'))).toBe(true);
+}, 30_000);
+
+test.skipIf(!hasTmux)('deny with feedback: the command does not run and the model gets the words', async () => {
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch denied.txt' } }] }, { text: 'understood, other name' });
+  type('make another file');
+  keys('Enter');
+  await waitFor('touch denied.txt');
+  type('n');
+  await waitFor('what should it do instead?');
+  type('call it other.txt instead');
+  keys('Enter');
+  await waitFor('understood, other name');
+  expect(existsSync(join(repo, 'denied.txt'))).toBe(false);
+  expect(requestText(mock.requests.length)).toContain('call it other.txt instead');
+}, 30_000);
+
+test.skipIf(!hasTmux)('Esc interrupts the turn and its command: the process group is gone', async () => {
+  const marker = `rig-tui-esc-${process.pid}-${Date.now()}`;
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 30 # ${marker}`, yield_time_ms: 30_000 } }] });
+  type('run the sleeper');
+  keys('Enter');
+  await waitFor('Run this command?');
+  type('y');
+  await waitUntil(() => membersOf(processGroupsWith(marker)).length >= 2, 15_000, 'the sandboxed sleep to start');
+  const groups = processGroupsWith(marker);
+  keys('Escape');
+  await waitFor(/interrupted/);
+  await waitUntil(() => membersOf(groups).length === 0, 5_000, 'the command to be killed');
+}, 30_000);
+
+test.skipIf(!hasTmux)('Enter while a turn runs queues a steering message, delivered at the next tool boundary', async () => {
+  const marker = `rig-tui-steer-${process.pid}-${Date.now()}`;
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 2 # ${marker}`, yield_time_ms: 10_000 } }] }, { text: 'took the steer' });
+  type('a slow one');
+  keys('Enter');
+  await waitFor('Run this command?');
+  type('y');
+  await waitUntil(() => membersOf(processGroupsWith(marker)).length >= 2, 15_000, 'the sandboxed sleep to start');
+  const before = mock.requests.length;
+  type('also mention the weather');
+  keys('Enter');
+  await waitFor('also mention the weather');
+  await waitFor('took the steer');
+  expect(mock.requests.length).toBe(before + 1);
+  expect(requestText(before + 1)).toContain('also mention the weather');
+}, 30_000);
+
+test.skipIf(!hasTmux)('/status shows the session; /model changes it from the next turn; /compact compacts', async () => {
+  type('/status');
+  keys('Enter');
+  const status = await waitFor('context window');
+  expect(status).toMatch(/model\s*: mock-model/);
+  expect(status).toMatch(/approvals\s*: untrusted/);
+
+  type('/model other-model high');
+  keys('Enter');
+  await waitFor('from the next turn: model other-model');
+  await waitFor(/other-model high/);
+
+  mock.enqueue({ text: 'SUMMARY: files made, a weather steer taken.' });
+  const before = mock.requests.length;
+  type('/compact');
+  keys('Enter');
+  await waitUntil(() => mock.requests.length === before + 1, 15_000, 'the compaction request');
+  expect(JSON.stringify(mock.requests[before]!.body)).toContain('other-model');
+  await waitFor('Context compacted');
+}, 30_000);
+
+test.skipIf(!hasTmux)('an unknown /word is not sent to the model', async () => {
+  const before = mock.requests.length;
+  type('/frobnicate now');
+  keys('Enter');
+  await waitFor('unknown command /frobnicate');
+  expect(mock.requests.length).toBe(before);
+}, 30_000);
+
+test.skipIf(!hasTmux)('Ctrl+D on an empty prompt leaves, restoring the terminal, and says how to resume', async () => {
+  keys('C-d');
+  const shown = await waitFor('EXIT=0');
+  expect(shown).toMatch(/rig resume [0-9a-f-]{36}/);
+}, 30_000);
+
+test.skipIf(!hasTmux)('rig resume with no id opens the picker; a search finds the thread; its history is shown', async () => {
+  launch('resume --harness native');
+  await waitFor('Resume a thread');
+  await waitFor('first line of the task');
+  type('second line');
+  await waitFor('search: second line');
+  keys('Enter');
+  await waitFor('made approved.txt');
+  mock.enqueue({ text: 'back again' });
+  type('are you there?');
+  keys('Enter');
+  await waitFor('back again');
+  keys('C-d');
+  await waitFor('EXIT=0');
+}, 30_000);
