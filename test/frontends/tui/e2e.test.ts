@@ -21,7 +21,10 @@ const hasTmux = (() => {
 let mock: MockProvider;
 let home: string;
 let repo: string;
-const session = `rig-tui-e2e-${process.pid}`;
+const base = `rig-tui-e2e-${process.pid}`;
+let launches = 0;
+/** Each launch gets a session of its own (a name reused at once can still be taken). */
+let session = base;
 const socket = `rig-tui-e2e-${process.pid}`;
 
 // A server of its own, so the user's tmux (and its options) never take part.
@@ -47,7 +50,8 @@ function requestText(n: number): string {
 
 function launch(command: string): void {
   const env = `RIG_HOME='${home}' HOME='${home}' MOCK_API_KEY=sk-mock TERM=xterm-256color NO_COLOR=1`;
-  tmux('kill-session', '-t', session);
+  if (launches > 0) tmux('kill-session', '-t', session);
+  session = `${base}-${++launches}`;
   tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', `cd '${repo}' && env ${env} '${process.execPath}' '${RIG_BIN}' ${command}; echo "EXIT=$?"; sleep 60`);
 }
 
@@ -56,7 +60,8 @@ beforeAll(async () => {
   mock = await startMockProvider();
   home = tempRigHome({ url: mock.url });
   repo = tempGitRepo({ 'README.md': 'hello\n' });
-  tmux('new-session', '-d', '-s', session, 'sleep 600');
+  // A session that outlives the others, so the server stays up between launches.
+  tmux('new-session', '-d', '-s', `${base}-keep`, 'sleep 600');
 }, 30_000);
 
 afterAll(async () => {
@@ -178,6 +183,56 @@ test.skipIf(!hasTmux)('an unknown /word is not sent to the model', async () => {
   expect(mock.requests.length).toBe(before);
 }, 30_000);
 
+test.skipIf(!hasTmux)('"a" approves the command (its prefix shown) for the session; "s" declines and stops the turn', async () => {
+  mock.enqueue(
+    { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'mkdir -p session-dir' } }] },
+    { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'mkdir -p session-dir' } }] },
+    { text: 'ran it twice, asked once' },
+  );
+  type('make a directory twice');
+  keys('Enter');
+  const modal = await waitFor('Run this command?');
+  expect(modal).toContain("don't ask again for commands starting with `mkdir -p session-dir`");
+  type('a');
+  await waitFor('ran it twice, asked once');
+  expect(screen()).not.toContain('You approved once: mkdir');
+  expect(existsSync(join(repo, 'session-dir'))).toBe(true);
+
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'rm README.md' } }] });
+  const before = mock.requests.length;
+  type('remove the readme');
+  keys('Enter');
+  await waitFor('rm README.md');
+  type('s');
+  await waitFor('declined and stopped the turn');
+  await waitFor(/interrupted/);
+  expect(existsSync(join(repo, 'README.md'))).toBe(true);
+  // Stopping sends nothing more to the model.
+  expect(mock.requests.length).toBe(before + 1);
+}, 30_000);
+
+test.skipIf(!hasTmux)('a file change is approved from its diff; /diff shows what the session changed', async () => {
+  const patch = ['*** Begin Patch', '*** Update File: README.md', '@@', '-hello', '+hello world', '*** End Patch', ''].join('\n');
+  mock.enqueue({ toolCalls: [{ name: 'apply_patch', kind: 'custom', input: patch }] }, { text: 'edited the readme' });
+  type('fix the readme');
+  keys('Enter');
+  const modal = await waitFor('Apply this change?');
+  expect(modal).toContain('+hello world');
+  type('y');
+  await waitFor('edited the readme');
+  tmux('clear-history', '-t', session);
+  type('/diff');
+  keys('Enter');
+  await waitFor(/README\.md[\s\S]*-hello\s*\n[\s\S]*\+hello world/);
+}, 30_000);
+
+test.skipIf(!hasTmux)('/rename names the thread: the status line shows it', async () => {
+  type('/rename weather and files');
+  keys('Enter');
+  await waitFor('thread named weather and files');
+  await waitFor(/untrusted · native · weather and files *$/m);
+}, 30_000);
+
 test.skipIf(!hasTmux)('Ctrl+D on an empty prompt leaves, restoring the terminal, and says how to resume', async () => {
   keys('C-d');
   const shown = await waitFor('EXIT=0');
@@ -187,15 +242,32 @@ test.skipIf(!hasTmux)('Ctrl+D on an empty prompt leaves, restoring the terminal,
 test.skipIf(!hasTmux)('rig resume with no id opens the picker; a search finds the thread; its history is shown', async () => {
   launch('resume --harness native');
   await waitFor('Resume a thread');
-  await waitFor('first line of the task');
+  // Named threads are listed by their name; the search also reads what was said in them.
+  await waitFor('weather and files');
   type('second line');
   await waitFor('search: second line');
   keys('Enter');
-  await waitFor('made approved.txt');
+  await waitFor('ran it twice, asked once');
   mock.enqueue({ text: 'back again' });
   type('are you there?');
   keys('Enter');
   await waitFor('back again');
+  keys('C-d');
+  await waitFor('EXIT=0');
+}, 30_000);
+
+test.skipIf(!hasTmux)('tui.alternate_screen = "always" takes the alternate screen; --no-alt-screen overrides it', async () => {
+  const alternate = () => tmux('display-message', '-p', '-t', session, '#{alternate_on}').trim();
+  launch(`--harness native -c tui.alternate_screen='"always"'`);
+  await waitFor('mock-model');
+  expect(alternate()).toBe('1');
+  keys('C-d');
+  await waitFor('EXIT=0');
+  expect(alternate()).toBe('0');
+
+  launch(`--harness native -c tui.alternate_screen='"always"' --no-alt-screen`);
+  await waitFor('mock-model');
+  expect(alternate()).toBe('0');
   keys('C-d');
   await waitFor('EXIT=0');
 }, 30_000);
