@@ -12,7 +12,8 @@ import type { ApprovalAnswer, CommandResult, SessionEvent, SessionPort, SlashCom
 export type OpenHow = 'started' | 'resumed' | 'forked';
 
 export interface EnginePortOptions {
-  engine: Engine;
+  /** Loads the engine (lazily: the TUI's first frame is drawn before the engine's code is read). */
+  engine: () => Promise<Engine>;
   /** How new, resumed and forked threads are loaded (flags, -c overrides, the process cwd). */
   request: ThreadStartRequest;
   /** The directory the picker's "this directory" means. */
@@ -41,13 +42,35 @@ export class EnginePort implements SessionPort {
   /** The last thread the session had open and saved (for "rig resume ID" on the way out). */
   lastThreadId: string | undefined;
   private closed = false;
+  private engineNow: Engine | undefined;
+  private engineLoading: Promise<Engine> | undefined;
+  /** The session's first thread being opened (begin); every operation waits for it. */
+  private starting: Promise<unknown> = Promise.resolve();
 
   constructor(readonly options: EnginePortOptions) {
-    this.threads = new EngineThreadBrowser(options.engine, options.cwd);
+    this.threads = new EngineThreadBrowser(this, options.cwd);
   }
 
+  loadEngine(): Promise<Engine> {
+    this.engineLoading ??= this.options.engine().then((engine) => (this.engineNow = engine));
+    return this.engineLoading;
+  }
+
+  /** The engine, once loaded (it is whenever a thread is open). */
   get engine(): Engine {
-    return this.options.engine;
+    if (!this.engineNow) throw new Error('the engine is not loaded yet');
+    return this.engineNow;
+  }
+
+  /** Opens the first thread in the background; operations wait for it. Rejects as `open` does. */
+  begin(open: () => Promise<unknown>): Promise<unknown> {
+    this.starting = open();
+    return this.starting;
+  }
+
+  private async ready(): Promise<ThreadHandle> {
+    await this.starting;
+    return this.handle;
   }
 
   /** The open thread, if any (none while the start-up picker is open). */
@@ -62,7 +85,7 @@ export class EnginePort implements SessionPort {
 
   /** Opens a thread: a new one, or a stored one resumed or forked. */
   async open(how: 'new' | 'resume' | 'fork', target?: ResumeTarget | string, fork: Partial<ForkRequest> = {}): Promise<ThreadHandle> {
-    const engine = this.engine;
+    const engine = await this.loadEngine();
     const request = this.options.request;
     const handle =
       how === 'new' ? await engine.startThread(request) : how === 'resume' ? await engine.resumeThread(target!, request) : await engine.forkThread(target!, { ...request, ...fork });
@@ -137,11 +160,11 @@ export class EnginePort implements SessionPort {
   }
 
   async submit(input: UserInput): Promise<void> {
-    this.handle.startTurn(input);
+    (await this.ready()).startTurn(input);
   }
 
   async steer(steerId: string, input: UserInput): Promise<void> {
-    const handle = this.handle;
+    const handle = await this.ready();
     if (!handle.isRunning) {
       // The turn ended while the message was typed: it starts the next one instead.
       this.queue.push({ type: 'steer.delivered', steer_id: steerId, item_id: '' });
@@ -153,24 +176,24 @@ export class EnginePort implements SessionPort {
   }
 
   async retractSteer(steerId: string): Promise<boolean> {
-    const retracted = this.handle.retractSteer(steerId);
+    const retracted = (await this.ready()).retractSteer(steerId);
     if (retracted) this.pendingSteers.delete(steerId);
     return retracted;
   }
 
-  interrupt(): Promise<void> {
-    return this.handle.interrupt();
+  async interrupt(): Promise<void> {
+    await (await this.ready()).interrupt();
   }
 
   async answerApproval(requestId: string, answer: ApprovalAnswer): Promise<void> {
-    this.handle.answerApproval(requestId, answer.decision, answer.feedback ? { feedback: answer.feedback } : {});
+    (await this.ready()).answerApproval(requestId, answer.decision, answer.feedback ? { feedback: answer.feedback } : {});
   }
 
   async editMessage(userMessageId: string, input: UserInput): Promise<void> {
     const turnId = this.turnOf.get(userMessageId);
     if (!turnId) throw new Error('that message is not in this thread any more');
     const index = this.turnIds.indexOf(turnId);
-    const handle = this.handle;
+    const handle = await this.ready();
     if (handle.isRunning) await handle.interrupt();
     // The fork keeps the turns before the edited message; editing the first one starts afresh.
     const before = index > 0 ? this.turnIds[index - 1] : undefined;
@@ -183,16 +206,19 @@ export class EnginePort implements SessionPort {
     return ENGINE_COMMANDS;
   }
 
-  runCommand(name: string, args: string): Promise<CommandResult> {
+  async runCommand(name: string, args: string): Promise<CommandResult> {
+    await this.starting;
     return runEngineCommand(this, name, args);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.unsubscribe?.();
     try {
-      await this.engine.close();
+      // A thread still being opened is opened first, so closing it saves it and ends its processes.
+      await this.starting.catch(() => undefined);
+      this.unsubscribe?.();
+      await this.engineNow?.close();
     } finally {
       this.queue.end();
     }
@@ -201,17 +227,17 @@ export class EnginePort implements SessionPort {
 
 class EngineThreadBrowser implements ThreadBrowser {
   constructor(
-    private readonly engine: Engine,
+    private readonly port: EnginePort,
     readonly cwd: string,
   ) {}
 
   async list(options: { all: boolean }): Promise<ThreadListing[]> {
-    const rows = await this.engine.listThreads({ ...(options.all ? {} : { cwd: this.cwd }), limit: 500 });
+    const rows = await (await this.port.loadEngine()).listThreads({ ...(options.all ? {} : { cwd: this.cwd }), limit: 500 });
     return rows.map((row) => ({ id: row.id, title: row.title, cwd: row.cwd, updatedAt: row.updatedAt, ...(row.model ? { model: row.model } : {}) }));
   }
 
   async text(id: string): Promise<string> {
-    const read = this.engine.readThread(id, { includeTurns: true });
+    const read = (await this.port.loadEngine()).readThread(id, { includeTurns: true });
     const parts: string[] = [];
     for (const turn of read.turns ?? []) {
       for (const item of turn.items) if (item.type === 'user_message' || item.type === 'agent_message') parts.push(item.text);

@@ -1,6 +1,7 @@
 // The interactive session on the engine: `rig`, `rig "prompt"`, `rig resume [id]`, `rig fork [id]`
-// on a terminal. The thread is opened before the TUI starts (a config or provider error is printed
-// as a plain line); with no id for resume or fork, the TUI opens on the thread picker.
+// on a terminal. The first frame comes first; the engine is loaded and the thread opened behind it
+// (an error doing so ends the session and is printed once the terminal is back). With no id for
+// resume or fork, the TUI opens on the thread picker.
 import { resolve } from 'node:path';
 import type { ResumeTarget, ThreadStartRequest } from '../../core/engine.js';
 import type { UserInput } from '../../protocol/index.js';
@@ -44,29 +45,33 @@ function notificationsOn(value: unknown): boolean {
 }
 
 export async function runTuiSession(input: TuiSessionInput, io: TuiSessionIo = { env: process.env, cwd: process.cwd(), stderr: (t) => void process.stderr.write(t) }): Promise<number> {
-  const [{ Engine }, { EnginePort }, { runTui }] = await Promise.all([import('../../core/engine.js'), import('./engine-port.js'), import('./run.js')]);
-  const engine = new Engine({ env: io.env, source: 'cli' });
   const request: ThreadStartRequest = { ...input.thread, cwd: io.cwd };
   const cwd = request.cd ? resolve(io.cwd, request.cd) : io.cwd;
-  const port = new EnginePort({ engine, request, cwd });
-  const target = input.target;
-  const pick = input.mode !== 'new' && !target?.id && !target?.last;
+  // The [tui] table decides the screen before the first frame; a broken config is reported here,
+  // as a plain line, before the terminal changes mode.
   let tui: { alternate_screen?: AlternateScreenMode; notifications?: unknown } | undefined;
   try {
-    if (input.mode === 'new') await port.open('new');
-    else if (!pick) await port.open(input.mode, target!);
-    if (port.current) tui = port.current.config.tui;
-    else {
-      const { loadConfig, resolveRigHome } = await import('../../core/config-files.js');
-      tui = loadConfig({ home: resolveRigHome(io.env), cwd, env: io.env, ...(request.config ? { overrides: request.config } : {}), ...(request.profile ? { profile: request.profile } : {}) }).config.tui;
-    }
+    const { loadConfig, resolveRigHome } = await import('../../core/config-files.js');
+    tui = loadConfig({ home: resolveRigHome(io.env), cwd, env: io.env, overrides: request.config ?? [], ...(request.profile ? { profile: request.profile } : {}) }).config.tui;
   } catch (error) {
     io.stderr(`rig: ${error instanceof Error ? error.message : String(error)}\n`);
-    await port.close();
     return 1;
   }
+  const [{ EnginePort }, { runTui }] = await Promise.all([import('./engine-port.js'), import('./run.js')]);
+  const port = new EnginePort({
+    engine: async () => {
+      const { Engine } = await import('../../core/engine.js');
+      return new Engine({ env: io.env, source: 'cli' });
+    },
+    request,
+    cwd,
+  });
+  const target = input.target;
+  const pick = input.mode !== 'new' && !target?.id && !target?.last;
   const initialPrompt: UserInput | undefined = input.prompt ? { text: input.prompt, ...(input.images?.length ? { images: input.images } : {}) } : undefined;
-  const code = await runTui({
+  // runTui draws the first frame before it first waits; only then is the engine loaded and the
+  // thread opened, while the user reads the screen (what is typed meanwhile waits for it).
+  const running = runTui({
     port,
     cwd,
     env: io.env,
@@ -75,6 +80,20 @@ export async function runTuiSession(input: TuiSessionInput, io: TuiSessionIo = {
     ...(pick ? { pickAtStart: input.mode === 'fork' ? 'fork' : 'resume' } : {}),
     ...(initialPrompt ? { initialPrompt } : {}),
   });
+  let failure: unknown;
+  if (!pick) {
+    port.begin(() => (input.mode === 'new' ? port.open('new') : port.open(input.mode, target!))).catch((error: unknown) => {
+      // The thread could not be opened (no such thread, a provider error): the session ends, and
+      // says why once the terminal is back.
+      failure = error;
+      void port.close();
+    });
+  }
+  const code = await running;
+  if (failure !== undefined) {
+    io.stderr(`rig: ${failure instanceof Error ? failure.message : String(failure)}\n`);
+    return 1;
+  }
   const last = port.lastThreadId;
   if (last && code !== 129) io.stderr(`To continue this thread: rig resume ${last}\n`);
   return code;

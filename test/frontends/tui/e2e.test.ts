@@ -271,3 +271,11 @@ test.skipIf(!hasTmux)('tui.alternate_screen = "always" takes the alternate scree
   keys('C-d');
   await waitFor('EXIT=0');
 }, 30_000);
+
+test.skipIf(!hasTmux)('a thread that cannot be opened ends the session with the reason, after the terminal is back', async () => {
+  launch('resume 00000000-0000-0000-0000-00000000dead');
+  const shown = await waitFor('EXIT=1');
+  expect(shown).toMatch(/rig: .*00000000-0000-0000-0000-00000000dead/);
+  // The TUI's live region is gone: no status line or composer is left behind.
+  expect(shown).not.toContain('Ask rig anything');
+}, 30_000);
