@@ -20,11 +20,12 @@ import { readPrevious, renderTable, saveResults, verdict, type Metric } from './
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
 import { benchTui } from './tui.js';
+import { benchTuiSession } from './tui-session.js';
 import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval', 'checkpoints'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'tui-session', 'eval', 'checkpoints'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -153,6 +154,10 @@ async function main(): Promise<number> {
     if (options.only.has('tui')) {
       log('tui: first frame, keystroke -> screen with a 10k-item transcript, bytes per key, idle CPU, typing during a fast stream...');
       metrics.push(...(await benchTui(env, options.runs)));
+    }
+    if (options.only.has('tui-session')) {
+      log('tui-session: `rig` first frame on the engine, keystrokes, bytes and idle CPU on a 10,000-item thread (pty)...');
+      metrics.push(...(await benchTuiSession(env, options.runs)));
     }
     if (options.only.has('checkpoints')) {
       log('checkpoints: cost per turn touching 5 files of a 10,000-file repository...');
