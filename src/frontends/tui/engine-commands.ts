@@ -20,12 +20,6 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'init', description: 'have the model write an AGENTS.md for this project' },
 ];
 
-/** Commands other issues will bring; named so typing them says so instead of "unknown". */
-const NOT_YET: Record<string, string> = {
-  mcp: '/mcp is not available in this version of rig yet',
-  undo: '/undo is not available in this version of rig yet',
-};
-
 // Efforts as config.toml spells them; a lone word from this list changes the effort only.
 const EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra']);
 
@@ -43,7 +37,6 @@ const INIT_PROMPT = [
 ].join(' ');
 
 export async function runEngineCommand(port: EnginePort, name: string, args: string): Promise<CommandResult> {
-  if (NOT_YET[name]) return { error: NOT_YET[name] };
   if (name === 'new' || name === 'resume' || name === 'fork') return switchThread(port, name, args);
   const handle = port.handle;
   switch (name) {

@@ -1,58 +1,27 @@
 // The interactive session end to end: the real `rig` process in tmux against the loopback mock
 // provider, a temp RIG_HOME and a temp git repo; only harmless commands, in the sandbox. Each test
 // drives the session on from where the last one left it and checks the screen with capture-pane.
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasTmux, tmuxRig, type TmuxRig } from './support/tmux.js';
 
 let mock: MockProvider;
 let home: string;
 let repo: string;
-const base = `rig-tui-e2e-${process.pid}`;
-let launches = 0;
-/** Each launch gets a session of its own (a name reused at once can still be taken). */
-let session = base;
-const socket = `rig-tui-e2e-${process.pid}`;
-
-// A server of its own, so the user's tmux (and its options) never take part.
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', session);
-const keys = (...names: string[]) => tmux('send-keys', '-t', session, ...names);
-const type = (text: string) => tmux('send-keys', '-t', session, '-l', text);
-
-async function waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const shown = screen();
-    if (typeof what === 'string' ? shown.includes(what) : what.test(shown)) return shown;
-    if (Date.now() > deadline) throw new Error(`the terminal never showed ${String(what)}; it shows:\n${shown}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+let rig: TmuxRig;
+const screen = () => rig.screen();
+const keys = (...names: string[]) => rig.keys(...names);
+const type = (text: string) => rig.type(text);
+const waitFor = (what: string | RegExp, timeoutMs?: number) => rig.waitFor(what, timeoutMs);
+const launch = (args: string) => rig.launch(args, { cwd: repo, home });
 
 /** The text of every input item of request `n` (1-based), for what the model was told. */
 function requestText(n: number): string {
   return JSON.stringify(mock.requests[n - 1]!.body);
-}
-
-function launch(command: string): void {
-  const env = `RIG_HOME='${home}' HOME='${home}' MOCK_API_KEY=sk-mock TERM=xterm-256color NO_COLOR=1`;
-  if (launches > 0) tmux('kill-session', '-t', session);
-  session = `${base}-${++launches}`;
-  tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', `cd '${repo}' && env ${env} '${process.execPath}' '${RIG_BIN}' ${command}; echo "EXIT=$?"; sleep 60`);
 }
 
 beforeAll(async () => {
@@ -60,17 +29,12 @@ beforeAll(async () => {
   mock = await startMockProvider();
   home = tempRigHome({ url: mock.url });
   repo = tempGitRepo({ 'README.md': 'hello\n' });
-  // A session that outlives the others, so the server stays up between launches.
-  tmux('new-session', '-d', '-s', `${base}-keep`, 'sleep 600');
+  rig = tmuxRig('rig-tui-e2e');
 }, 30_000);
 
 afterAll(async () => {
   if (!hasTmux) return;
-  try {
-    tmux('kill-server');
-  } catch {
-    // already gone
-  }
+  rig?.close();
   await mock?.close();
   removeDir(home);
   removeDir(repo);
@@ -220,7 +184,7 @@ test.skipIf(!hasTmux)('a file change is approved from its diff; /diff shows what
   expect(modal).toContain('+hello world');
   type('y');
   await waitFor('edited the readme');
-  tmux('clear-history', '-t', session);
+  rig.clearHistory();
   type('/diff');
   keys('Enter');
   await waitFor(/README\.md[\s\S]*-hello\s*\n[\s\S]*\+hello world/);
@@ -257,7 +221,7 @@ test.skipIf(!hasTmux)('rig resume with no id opens the picker; a search finds th
 }, 30_000);
 
 test.skipIf(!hasTmux)('tui.alternate_screen = "always" takes the alternate screen; --no-alt-screen overrides it', async () => {
-  const alternate = () => tmux('display-message', '-p', '-t', session, '#{alternate_on}').trim();
+  const alternate = () => rig.pane('alternate_on');
   launch(`--harness native -c tui.alternate_screen='"always"'`);
   await waitFor('mock-model');
   expect(alternate()).toBe('1');
