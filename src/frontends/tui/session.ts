@@ -39,7 +39,7 @@ export function useAlternateScreen(mode: AlternateScreenMode | undefined, flag: 
 }
 
 /** tui.notifications: true, false, or Codex's list of event kinds (any kind turns them on here). */
-function notificationsOn(value: unknown): boolean {
+export function notificationsOn(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   return value !== false;
 }

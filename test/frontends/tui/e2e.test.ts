@@ -243,3 +243,44 @@ test.skipIf(!hasTmux)('a thread that cannot be opened ends the session with the 
   // The TUI's live region is gone: no status line or composer is left behind.
   expect(shown).not.toContain('Ask rig anything');
 }, 30_000);
+
+/** Whether a styled capture sets a foreground colour (SGR 30-38 or 90-97; 39 is the default). */
+function hasColour(styled: string): boolean {
+  for (const match of styled.matchAll(/\u001b\[([0-9;]*)m/g)) {
+    if (match[1]!.split(';').some((param) => /^(3[0-8]|9[0-7])$/.test(param))) return true;
+  }
+  return false;
+}
+
+test.skipIf(!hasTmux)('colour unless NO_COLOR; TERM=dumb gets plain lines and still works', async () => {
+  // An empty NO_COLOR is no NO_COLOR (no-color.org): colours on.
+  rig.launch('--harness native', { cwd: repo, home, env: 'NO_COLOR=' });
+  await waitFor('mock-model');
+  mock.enqueue({ text: 'a **bold** answer' });
+  type('colour please');
+  keys('Enter');
+  await waitFor('a bold answer');
+  expect(hasColour(rig.styled())).toBe(true);
+  keys('C-d');
+  await waitFor('EXIT=0');
+
+  rig.launch('--harness native', { cwd: repo, home });
+  await waitFor('mock-model');
+  mock.enqueue({ text: 'a **bold** answer again' });
+  type('no colour please');
+  keys('Enter');
+  await waitFor('a bold answer again');
+  expect(hasColour(rig.styled())).toBe(false);
+  keys('C-d');
+  await waitFor('EXIT=0');
+
+  rig.launch('--harness native', { cwd: repo, home, env: 'TERM=dumb' });
+  // No status line on a dumb terminal: the composer's row is all there is.
+  await waitFor('Ask rig anything');
+  mock.enqueue({ text: 'plain answer on a dumb terminal' });
+  type('dumb terminal prompt');
+  keys('Enter');
+  await waitFor('plain answer on a dumb terminal');
+  keys('C-d');
+  await waitFor('EXIT=0');
+}, 40_000);

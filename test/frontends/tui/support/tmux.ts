@@ -18,6 +18,8 @@ export interface TmuxRig {
   screen(): string;
   /** The scrollback and the screen. */
   history(): string;
+  /** The screen with its colours and attributes as escape sequences (capture-pane -e). */
+  styled(): string;
   keys(...names: string[]): void;
   type(text: string): void;
   waitFor(what: string | RegExp, timeoutMs?: number): Promise<string>;
@@ -38,12 +40,14 @@ export function tmuxRig(name: string): TmuxRig {
   const screen = () => tmux('capture-pane', '-p', '-t', session);
   return {
     launch(args, { cwd, home, env = '' }) {
+      // `env` comes last, so it can change TERM or NO_COLOR ("NO_COLOR=" turns colour back on).
       const vars = `RIG_HOME='${home}' HOME='${home}' MOCK_API_KEY=sk-mock TERM=xterm-256color NO_COLOR=1 ${env}`;
       if (launches > 0) tmux('kill-session', '-t', session);
       session = `${base}-${++launches}`;
       tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', `cd '${cwd}' && env ${vars} '${process.execPath}' '${RIG_BIN}' ${args}; echo "EXIT=$?"; sleep 60`);
     },
     screen,
+    styled: () => tmux('capture-pane', '-p', '-e', '-t', session),
     history: () => tmux('capture-pane', '-p', '-S', '-', '-t', session),
     keys: (...names) => void tmux('send-keys', '-t', session, ...names),
     type: (text) => void tmux('send-keys', '-t', session, '-l', text),
