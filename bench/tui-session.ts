@@ -155,13 +155,13 @@ async function firstFrames(env: BenchEnv, home: string, runs: number): Promise<{
   return { session: median(session), demo: median(demo), bare: median(bare) };
 }
 
-async function longThread(env: BenchEnv, home: string): Promise<{ firstFrameMs: number; p50: number; p99: number; bytesPerKey: number; idlePercent: number }> {
+async function longThread(env: BenchEnv, home: string): Promise<{ firstFrameMs: number; historyMs: number; p50: number; p99: number; bytesPerKey: number; idlePercent: number }> {
   const id = writeThread(home, env.repo, 1000);
   const p = openPty([env.rigBin, 'resume', id, '--harness', 'native'], env.repo, env.childEnv(home));
   try {
     const firstFrameMs = await p.waitFor(PLACEHOLDER);
     // The history is in (its last answer shown), and the screen has settled.
-    await p.waitFor('Done with part 999');
+    const historyMs = await p.waitFor('Done with part 999');
     await sleep(500);
     const type = async (count: number, gapMs: number): Promise<number[]> => {
       const latencies: number[] = [];
@@ -184,7 +184,7 @@ async function longThread(env: BenchEnv, home: string): Promise<{ firstFrameMs: 
     const idleStart = performance.now();
     await sleep(2000);
     const idlePercent = ((cpuMs(p.pty.pid) - cpuBefore) / (performance.now() - idleStart)) * 100;
-    return { firstFrameMs, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), bytesPerKey, idlePercent };
+    return { firstFrameMs, historyMs, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), bytesPerKey, idlePercent };
   } finally {
     p.kill();
   }
@@ -199,6 +199,7 @@ export async function benchTuiSession(env: BenchEnv, runs: number): Promise<Metr
     { key: 'tui_session.first_frame_ms', label: '`rig` on a terminal: spawn -> first frame (pty, engine session)', value: frames.session, unit: 'ms', target: 150, note: `tui-demo ${frames.demo.toFixed(0)} ms, bare node ${frames.bare.toFixed(0)} ms in the same pty` },
     { key: 'tui_session.first_frame_overhead_ms', label: '`rig` first frame - bare node (pty)', value: frames.session - frames.bare, unit: 'ms' },
     { key: 'tui_session.resume_10k_first_frame_ms', label: '`rig resume` of a 10,000-item thread: spawn -> first frame', value: long.firstFrameMs, unit: 'ms' },
+    { key: 'tui_session.resume_10k_history_ms', label: '`rig resume` of a 10,000-item thread: spawn -> its whole history in the scrollback', value: long.historyMs, unit: 'ms' },
     { key: 'tui_session.key_p99_10k_ms', label: 'keystroke -> screen p99 in `rig resume` of a 10,000-item thread (pty)', value: long.p99, unit: 'ms', target: 16, note: `p50 ${long.p50.toFixed(2)} ms` },
     { key: 'tui_session.bytes_per_key', label: 'bytes written per keystroke, 10,000-item thread (pty)', value: long.bytesPerKey, unit: 'B', target: 200 },
     { key: 'tui_session.idle_cpu_percent', label: '`rig` idle on a 10,000-item thread, % of a core (/proc)', value: long.idlePercent, unit: '%', target: 1 },

@@ -339,7 +339,11 @@ export class TuiApp {
   send(input: UserInput): void {
     this.state.echoUserMessage(input);
     this.state.turn ??= { startedAt: this.now() };
-    this.port.submit(input).catch(this.failed('could not start the turn'));
+    this.port.submit(input).catch((error: unknown) => {
+      // Nothing started: no turn to wait for.
+      this.state.turn = undefined;
+      this.failed('could not start the turn')(error);
+    });
   }
 
   /** Enter while a turn runs: deliver at the next tool boundary. */

@@ -69,8 +69,22 @@ export async function runTuiSession(input: TuiSessionInput, io: TuiSessionIo = {
   const target = input.target;
   const pick = input.mode !== 'new' && !target?.id && !target?.last;
   const initialPrompt: UserInput | undefined = input.prompt ? { text: input.prompt, ...(input.images?.length ? { images: input.images } : {}) } : undefined;
-  // runTui draws the first frame before it first waits; only then is the engine loaded and the
-  // thread opened, while the user reads the screen (what is typed meanwhile waits for it).
+  // The thread is opened once runTui has drawn the first frame (it draws before it first waits);
+  // the engine loads while the user reads the screen, and what is typed meanwhile waits for it.
+  let failure: unknown;
+  if (!pick) {
+    port
+      .begin(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return input.mode === 'new' ? port.open('new') : port.open(input.mode, target!);
+      })
+      .catch((error: unknown) => {
+        // The thread could not be opened (no such thread, a provider error): the session ends, and
+        // says why once the terminal is back.
+        failure = error;
+        void port.close();
+      });
+  }
   const running = runTui({
     port,
     cwd,
@@ -80,15 +94,6 @@ export async function runTuiSession(input: TuiSessionInput, io: TuiSessionIo = {
     ...(pick ? { pickAtStart: input.mode === 'fork' ? 'fork' : 'resume' } : {}),
     ...(initialPrompt ? { initialPrompt } : {}),
   });
-  let failure: unknown;
-  if (!pick) {
-    port.begin(() => (input.mode === 'new' ? port.open('new') : port.open(input.mode, target!))).catch((error: unknown) => {
-      // The thread could not be opened (no such thread, a provider error): the session ends, and
-      // says why once the terminal is back.
-      failure = error;
-      void port.close();
-    });
-  }
   const code = await running;
   if (failure !== undefined) {
     io.stderr(`rig: ${failure instanceof Error ? failure.message : String(failure)}\n`);

@@ -284,3 +284,14 @@ test.skipIf(!hasTmux)('colour unless NO_COLOR; TERM=dumb gets plain lines and st
   keys('C-d');
   await waitFor('EXIT=0');
 }, 40_000);
+
+test.skipIf(!hasTmux)('rig "prompt" on a terminal opens the session with the prompt sent first', async () => {
+  mock.enqueue({ text: 'answered the prompt from the command line' });
+  const n = mock.requests.length + 1;
+  launch(`--harness native 'a prompt from argv'`);
+  await waitFor('answered the prompt from the command line');
+  expect(requestText(n)).toContain('a prompt from argv');
+  expect(screen()).toContain('› a prompt from argv');
+  keys('C-d');
+  await waitFor('EXIT=0');
+}, 30_000);
