@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, eval, checkpoints, app-server), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, tui-session, eval, checkpoints, app-server), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -21,11 +21,12 @@ import { readPrevious, renderTable, saveResults, verdict, type Metric } from './
 import { benchStartup } from './startup.js';
 import { benchSteps } from './steps.js';
 import { benchTui } from './tui.js';
+import { benchTuiSession } from './tui-session.js';
 import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'eval', 'checkpoints', 'app-server'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'tui-session', 'eval', 'checkpoints', 'app-server'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -156,6 +157,10 @@ async function main(): Promise<number> {
     if (options.only.has('tui')) {
       log('tui: first frame, keystroke -> screen with a 10k-item transcript, bytes per key, idle CPU, typing during a fast stream...');
       metrics.push(...(await benchTui(env, options.runs)));
+    }
+    if (options.only.has('tui-session')) {
+      log('tui-session: `rig` first frame on the engine, keystrokes, bytes and idle CPU on a 10,000-item thread (pty)...');
+      metrics.push(...(await benchTuiSession(env, options.runs)));
     }
     if (options.only.has('checkpoints')) {
       log('checkpoints: cost per turn touching 5 files of a 10,000-file repository...');

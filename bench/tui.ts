@@ -126,7 +126,10 @@ async function startApp(items: number): Promise<{ app: TuiApp; term: CountingTer
   const port = new PlayedPort();
   const app = new TuiApp({ terminal: term, port, caps: { color: true, attributes: true, hyperlinks: false }, cwd: process.cwd(), notifications: false });
   app.start();
-  port.emit({ type: 'session.info', info: { model: 'gpt-5.5', harness: 'codex', sandbox: 'workspace-write', approval_policy: 'on-request', context_window: 200_000 } });
+  port.emit({
+    type: 'thread.settings_updated',
+    settings: { cwd: process.cwd(), model: 'gpt-5.5', model_provider: 'openai', harness: 'codex', sandbox_mode: 'workspace-write', approval_policy: 'on-request', yolo: false, context_window: 200_000 },
+  });
   loadTranscript(port, items);
   // Let the transcript be written (it goes to the scrollback once).
   await sleep(200);

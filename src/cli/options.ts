@@ -57,7 +57,8 @@ export type SharedOptionKey =
   | 'color'
   | 'plan'
   | 'threadSource'
-  | 'cyberAccessProgram';
+  | 'cyberAccessProgram'
+  | 'altScreen';
 
 /** Values that add up across positions instead of the nearest one winning. */
 const REPEATABLE: ReadonlySet<string> = new Set(['config', 'addDir', 'image']);
@@ -97,7 +98,12 @@ const MAKERS: Record<SharedOptionKey, () => Option> = {
   threadSource: () => new Option('--thread-source <source>', 'accepted for Codex SDK compatibility (its threadSource option); not used yet'),
   cyberAccessProgram: () =>
     new Option('--cyber-access-program <program>', 'accepted for Codex SDK compatibility (an OpenAI-only turn option); ignored'),
+  // Codex's flag: the interactive session stays inline whatever tui.alternate_screen says.
+  altScreen: () => new Option('--no-alt-screen', "never use the terminal's alternate screen (overrides tui.alternate_screen)"),
 };
+
+/** What the interactive session adds (the root, resume, fork). */
+export const TUI_OPTIONS: readonly SharedOptionKey[] = ['altScreen'];
 
 /** The options of an engine session (the root, exec, exec resume, resume, fork). */
 export const SESSION_OPTIONS: readonly SharedOptionKey[] = [

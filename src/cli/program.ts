@@ -3,7 +3,7 @@
 // merge: options.ts.
 import { Command } from 'commander';
 import { rigVersion } from '../core/version.js';
-import { execInputFromFlags, type SessionFlags as CommonFlags } from './session-flags.js';
+import { execInputFromFlags, threadRequestFromFlags, type SessionFlags as CommonFlags } from './session-flags.js';
 import { CliError } from './errors.js';
 import {
   addSharedOptions,
@@ -13,6 +13,7 @@ import {
   optionWarnings,
   POSITIONS_HELP,
   SESSION_OPTIONS,
+  TUI_OPTIONS,
 } from './options.js';
 import { registerApplyPatch } from './commands/apply-patch.js';
 import { registerSessions } from './commands/sessions.js';
@@ -99,11 +100,12 @@ export function buildProgram(): Command {
   registerWorker(program);
 
   // `rig [prompt...]`: run a task as `rig exec` does; with no prompt and no API key, the offline demo.
-  addExecOptions(program)
-    .argument('[prompt...]', 'a task to run as `rig exec` does (the same options apply); with no prompt and no API key set, runs `rig demo`')
+  addSharedOptions(addExecOptions(program), TUI_OPTIONS)
+    .argument('[prompt...]', 'on a terminal: open the interactive session (the prompt sent first); on a pipe: run it as `rig exec` does; with no prompt and no API key set, runs `rig demo`')
     .action(async (prompt: string[], _flags: CommonFlags, command: Command) => {
       const { runDefault } = await import('../frontends/default-run.js');
-      process.exitCode = await runDefault(prompt, { exec: execInputFromFlags(mergedOptions<CommonFlags>(command)) });
+      const flags = mergedOptions<CommonFlags>(command);
+      process.exitCode = await runDefault(prompt, { exec: execInputFromFlags(flags), interactive: { thread: threadRequestFromFlags(flags, 'interactive'), altScreen: flags.altScreen !== false } });
     });
   registerHarness(program);
   registerMcp(program);

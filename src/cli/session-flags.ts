@@ -31,6 +31,8 @@ export interface SessionFlags {
   last?: boolean;
   all?: boolean;
   plan?: boolean;
+  /** false with --no-alt-screen. */
+  altScreen?: boolean;
 }
 
 export type SessionMode = 'exec' | 'interactive';

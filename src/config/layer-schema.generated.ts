@@ -1531,7 +1531,29 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     },
     "tui": {
       "type": "object",
-      "properties": {},
+      "properties": {
+        "alternate_screen": {
+          "type": "string",
+          "enum": [
+            "never",
+            "auto",
+            "always"
+          ]
+        },
+        "notifications": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          ]
+        }
+      },
       "additionalProperties": {}
     },
     "history": {
@@ -3118,7 +3140,29 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "tui": {
             "type": "object",
-            "properties": {},
+            "properties": {
+              "alternate_screen": {
+                "type": "string",
+                "enum": [
+                  "never",
+                  "auto",
+                  "always"
+                ]
+              },
+              "notifications": {
+                "anyOf": [
+                  {
+                    "type": "boolean"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              }
+            },
             "additionalProperties": {}
           },
           "history": {

@@ -59,6 +59,15 @@ const stringMap = () => z.record(z.string(), z.string());
 const stringList = () => z.array(z.string());
 /** Sections owned by other rooms (or not used yet): any table, checked where they are used. */
 const looseTable = () => z.looseObject({});
+/** Codex's [tui] table; rig reads these two keys, other keys (Codex's) pass through unread. */
+export const ALTERNATE_SCREEN_MODES = ['never', 'auto', 'always'] as const;
+const tuiSchema = () =>
+  z.looseObject({
+    /** Whether the session takes the terminal's alternate screen (default never: inline, scrollback kept). */
+    alternate_screen: z.enum(ALTERNATE_SCREEN_MODES).optional(),
+    /** Bell + OSC 9 when a turn ends or an approval waits while the terminal is unfocused (Codex: true or a list of events). */
+    notifications: z.union([z.boolean(), stringList()]).optional(),
+  });
 
 function providerSchema() {
   return z.strictObject({
@@ -392,7 +401,7 @@ function profileFields() {
     agents: () => agentsSchema().optional(),
     hooks: () => hooksSchema().optional(),
     mcp_servers: () => z.record(z.string(), mcpServerSchema()).optional(),
-    tui: () => looseTable().optional(),
+    tui: () => tuiSchema().optional(),
     history: () => looseTable().optional(),
     otel: () => looseTable().optional(),
     /** rig: rollout file whose recorded model responses the replay provider plays back. */

@@ -410,6 +410,7 @@ export class Engine {
       built,
       resources,
       rebuild,
+      ...(source?.kind === 'resume' && resumed?.threadName ? { name: resumed.threadName } : {}),
       redactor: createRedactor(secrets),
       closeRecorder: () => recorder?.close(),
       onClosed: () => {

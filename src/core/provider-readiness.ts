@@ -3,7 +3,7 @@
 import { loadConfig, resolveRigHome } from '../config/index.js';
 import { providerAuth, resolveProvider, type ProviderInfo } from '../model/index.js';
 import type { ThreadStartRequest } from './engine.js';
-import { REPLAY_PROVIDER_ID } from './thread-settings.js';
+import { REPLAY_PROVIDER_ID } from './replay-provider.js';
 
 export type Readiness = { ready: true } | { ready: false; missingKey: string; providerName: string };
 

@@ -21,6 +21,8 @@ export interface ThreadRecorder {
   modelResponse(step: { turn_id: string; step: number; events: ModelEvent[] }): void;
   /** The history was replaced by a compacted one. */
   compacted(record: { summary: string; replacement: ConversationItem[] }): void;
+  /** The thread was named (optional: a recorder without names ignores it). */
+  threadNamed?(name: string): void;
   flush(): void;
 }
 

@@ -22,6 +22,7 @@ import type { StartedTurn, Thread } from './thread.js';
 import { applySettingsUpdate, resolveThreadSettings, settingsView, type RecordedSettings, type ThreadOverrides } from './thread-settings.js';
 import type { BuiltRuntime, ThreadResources } from './thread-runtime.js';
 import type { ThreadSettings } from './thread-settings.js';
+import { contextWindowFor } from '../context/index.js';
 
 export type { StartedTurn, TurnResult } from './thread.js';
 
@@ -54,6 +55,8 @@ export interface ThreadHandleParts {
   built: BuiltRuntime;
   resources: ThreadResources;
   rebuild(settings: ThreadSettings): Promise<BuiltRuntime>;
+  /** The name a resumed thread was given earlier (setName). */
+  name?: string;
   /** Replaces every secret the thread knows of (provider keys, header values, credential variables). */
   redactor: Redactor;
   /** Closes the rollout writer (and releases its lock). */
@@ -69,8 +72,10 @@ export class ThreadHandle {
   private settingsNow: ThreadSettings;
   private built: BuiltRuntime;
   private closing: Promise<void> | undefined;
+  private nameNow: string | undefined;
 
   constructor(private readonly parts: ThreadHandleParts) {
+    this.nameNow = parts.name;
     this.id = parts.info.id;
     this.info = parts.info;
     this.thread = parts.thread;
@@ -94,7 +99,35 @@ export class ThreadHandle {
 
   /** The settings the next turn runs with. */
   get settings(): ThreadSettingsView {
-    return settingsView(this.settingsNow, { model: this.built.model, harness: this.built.harness.profile.id });
+    const model = this.built.model;
+    return {
+      ...settingsView(this.settingsNow, { model, harness: this.built.harness.profile.id }),
+      context_window: contextWindowFor(model, this.parts.config.model_context_window),
+    };
+  }
+
+  /** The config the thread was loaded with (front ends read their own tables from it, e.g. [tui]). */
+  get config(): RigConfig {
+    return this.parts.config;
+  }
+
+  /** The name the thread was given (setName), recorded in its rollout; undefined until then. */
+  get name(): string | undefined {
+    return this.nameNow;
+  }
+
+  /**
+   * Name the thread: recorded in the rollout (listings and pickers show it as the title) and
+   * announced as `thread.name_updated`. One line, at most 200 characters.
+   */
+  setName(name: string): void {
+    this.assertOpen();
+    const clean = name.replace(/\s+/g, ' ').trim();
+    if (clean === '') throw new Error('a thread name cannot be empty');
+    if (clean.length > 200) throw new Error(`a thread name is at most 200 characters (this one has ${clean.length})`);
+    this.thread.recorder.threadNamed?.(clean);
+    this.nameNow = clean;
+    this.thread.emitFor(null, { type: 'thread.name_updated', thread_name: clean });
   }
 
   /** The conversation as the model sees it next (compactions applied). Read-only. */
@@ -124,11 +157,18 @@ export class ThreadHandle {
   /**
    * Add input to the running turn; it reaches the model with the turn's next request. With
    * `expectedTurnId`, refuses when another turn runs (the caller's view is stale). Returns the turn id.
-   * Input that arrives after the turn's last model request is sent with the next turn instead.
+   * Input the turn did not take (it failed or was interrupted first) is sent with the next turn,
+   * unless taken back with retractSteer. With `steerId`, `steer.delivered {steer_id}` is emitted
+   * when the input is handed to the model.
    */
-  steer(input: UserInput, expectedTurnId?: string): string {
+  steer(input: UserInput, expectedTurnId?: string, options: { steerId?: string } = {}): string {
     this.assertOpen();
-    return this.thread.steer(input, expectedTurnId);
+    return this.thread.steer(input, expectedTurnId, options.steerId);
+  }
+
+  /** Take back steered input (by its `steerId`) not handed to the model yet; false when it was. */
+  retractSteer(steerId: string): boolean {
+    return this.thread.retractSteer(steerId);
   }
 
   /**

@@ -54,7 +54,9 @@ export interface ThreadSettings {
   planMode?: boolean;
 }
 
-export const REPLAY_PROVIDER_ID = 'replay';
+import { REPLAY_PROVIDER_ID } from './replay-provider.js';
+
+export { REPLAY_PROVIDER_ID };
 
 /**
  * Pure: the same config, recording and overrides always give the same settings. A resumed thread

@@ -48,7 +48,8 @@ export class Thread {
   private runtime: ThreadRuntime;
   private pendingRuntime: ThreadRuntime | undefined;
   private readonly hub = new EventHub();
-  private readonly pendingInput: UserInput[] = [];
+  /** Steered input waiting for the next model request; `steerId` when the front end named it. */
+  private readonly pendingInput: { input: UserInput; steerId?: string }[] = [];
   private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private readonly threadState = new Map<string, unknown>();
   private pendingImages: ContentPart[] = [];
@@ -112,16 +113,30 @@ export class Thread {
     else this.runtime = runtime;
   }
 
-  /** Add input to the running turn; it reaches the model with the next request. */
-  steer(input: UserInput, expectedTurnId?: string): string {
+  /**
+   * Add input to the running turn; it reaches the model with the next request. With `steerId`,
+   * `steer.delivered` says when it does, and retractSteer can take it back until then.
+   */
+  steer(input: UserInput, expectedTurnId?: string, steerId?: string): string {
     const active = this.activeTurn;
     if (!active) throw new Error('no turn is running on this thread to steer; start a turn instead');
     assertInputLength(input);
     if (expectedTurnId !== undefined && expectedTurnId !== active.id) {
       throw new Error(`turn ${expectedTurnId} is not the running turn (${active.id} is); steer the running turn or start a new one`);
     }
-    this.pendingInput.push(input);
+    if (steerId !== undefined && this.pendingInput.some((pending) => pending.steerId === steerId)) {
+      throw new Error(`a steering message with id ${steerId} is already waiting; give each one its own id`);
+    }
+    this.pendingInput.push({ input, ...(steerId !== undefined ? { steerId } : {}) });
     return active.id;
+  }
+
+  /** Take back a steering message not handed to the model yet; false when it was (or is unknown). */
+  retractSteer(steerId: string): boolean {
+    const index = this.pendingInput.findIndex((pending) => pending.steerId === steerId);
+    if (index < 0) return false;
+    this.pendingInput.splice(index, 1);
+    return true;
   }
 
   /** Stop the running turn: its model request and the commands it waits on. Resolves once it has ended. */
@@ -323,15 +338,20 @@ export class Thread {
   }
 
   private drainSteering(): void {
-    while (this.pendingInput.length > 0) this.appendUserInput(this.pendingInput.shift()!);
+    while (this.pendingInput.length > 0) {
+      const { input, steerId } = this.pendingInput.shift()!;
+      this.appendUserInput(input, steerId);
+    }
   }
 
   /** The user's input enters the history, and the stream as a user_message item. */
-  private appendUserInput(input: UserInput): void {
+  private appendUserInput(input: UserInput, steerId?: string): void {
     this.append(this.userMessage(input));
+    const id = `user_message_${this.userItemCounter++}`;
+    if (steerId !== undefined) this.emit({ type: 'steer.delivered', steer_id: steerId, item_id: id });
     this.emit({
       type: 'item.completed',
-      item: { id: `user_message_${this.userItemCounter++}`, type: 'user_message', text: input.text, ...(input.images?.length ? { images: input.images } : {}) },
+      item: { id, type: 'user_message', text: input.text, ...(input.images?.length ? { images: input.images } : {}) },
     });
   }
 

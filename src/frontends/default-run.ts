@@ -1,8 +1,10 @@
-// `rig [prompt...]` with no subcommand (what `npm start` runs): with a usable provider it runs the
-// prompt as `rig exec` does. With no API key and no prompt it runs the offline demo, so a fresh
+// `rig [prompt...]` with no subcommand (what `npm start` runs): on a terminal with a usable provider
+// it opens the interactive session (the prompt, if any, sent first); on a pipe it runs the prompt
+// as `rig exec` does. With no API key and no prompt it runs the offline demo, so a fresh
 // clone shows a real session before any setup; with a prompt it fails (exit 1) saying what to set,
 // so a script never mistakes an unsent task for a done one.
 import { providerReadiness, rigHomeOf, type Readiness } from '../core/provider-readiness.js';
+import type { ThreadStartRequest } from '../core/engine.js';
 import type { ExecCommandInput } from './exec/run.js';
 
 export interface DefaultRunOptions {
@@ -14,6 +16,10 @@ export interface DefaultRunOptions {
   stderr?: (text: string) => void;
   /** Where the demo makes its temp copy (default: the OS temp directory). */
   demoTempParent?: string;
+  /** The interactive session's request (flags read as `rig resume` reads them) and --no-alt-screen. */
+  interactive?: { thread: ThreadStartRequest; altScreen: boolean };
+  /** Whether stdin and stdout are a terminal (default: the process's). */
+  terminal?: boolean;
 }
 
 const USAGE = [
@@ -52,6 +58,16 @@ export async function runDefault(promptArgs: string[], options: DefaultRunOption
     return (await runDemo({ env, stdout, stderr, ...(options.demoTempParent ? { tempParent: options.demoTempParent } : {}) })).exitCode;
   }
 
+  // Flags that only mean something to a one-shot run (--json, -o, --output-schema) keep it one.
+  const oneShot = exec.json || exec.outputLastMessage !== undefined || exec.outputSchemaFile !== undefined;
+  const terminal = options.terminal ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  if (options.interactive && terminal && !oneShot) {
+    const { runTuiSession } = await import('./tui/session.js');
+    return runTuiSession(
+      { mode: 'new', thread: options.interactive.thread, altScreen: options.interactive.altScreen, ...(prompt ? { prompt } : {}), ...(exec.images?.length ? { images: [...exec.images] } : {}) },
+      { env, cwd, stderr },
+    );
+  }
   if (prompt === '') {
     stdout(USAGE);
     return 0;

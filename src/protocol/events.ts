@@ -103,6 +103,22 @@ export interface RetryEvent {
   delay_ms: number;
   reason: string;
 }
+/**
+ * A steering message given with an id (ThreadHandle.steer's `steerId`) is being handed to the
+ * model: emitted just before the user_message item that carries it (`item_id`), so a front end
+ * can move it from its queue into the transcript.
+ */
+export interface SteerDeliveredEvent {
+  type: 'steer.delivered';
+  steer_id: string;
+  /** The id of the user_message item that follows. */
+  item_id: string;
+}
+/** The thread was given a name (ThreadHandle.setName); listings show it as the thread's title. */
+export interface ThreadNameUpdatedEvent {
+  type: 'thread.name_updated';
+  thread_name: string;
+}
 export interface UsageUpdatedEvent {
   type: 'usage.updated';
   /** Usage of the last request. */
@@ -124,7 +140,9 @@ export type LiveEvent =
   | ThreadResumedEvent
   | ThreadSettingsUpdatedEvent
   | ThreadClosedEvent
-  | McpLiveEvent;
+  | McpLiveEvent
+  | SteerDeliveredEvent
+  | ThreadNameUpdatedEvent;
 
 export type ThreadEvent = ExecEvent | LiveEvent;
 

@@ -18,6 +18,8 @@ export interface ThreadSettingsView {
   yolo: boolean;
   /** Plan mode (`--plan`, /plan): read-only, only read, search and plan tools. */
   plan_mode?: boolean;
+  /** The model's context window in tokens (config's model_context_window, else rig's model table). */
+  context_window?: number;
 }
 
 /** What updateSettings may change; each applies from the next turn. */

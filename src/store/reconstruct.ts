@@ -1,7 +1,7 @@
 // Rebuilds a thread's state from its rollout records (resume, fork, index backfill).
 import type { ConversationItem, TokenUsage } from '../protocol/index.js';
 import { repairCallPairing } from './call-pairing.js';
-import { TURN_END_EVENT_TYPES } from './rollout-recorder.js';
+import { THREAD_NAME_EVENT, TURN_END_EVENT_TYPES } from './rollout-recorder.js';
 import type {
   ModelResponsePayload,
   RolloutRecord,
@@ -21,6 +21,15 @@ export interface ReconstructedThread {
   turns: number;
   /** How the history's call/output pairing was repaired (a damaged rollout), one line each. */
   repairs: string[];
+  /** The newest name the thread was given (ThreadHandle.setName), if any. */
+  threadName: string | undefined;
+}
+
+/** The name a thread_name_updated event gives, if it is one. */
+function recordedName(payload: { type: string }): string | undefined {
+  if (payload.type !== THREAD_NAME_EVENT) return undefined;
+  const name = (payload as { thread_name?: unknown }).thread_name;
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
 }
 
 /**
@@ -34,6 +43,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
   let turnContext: TurnContextPayload | undefined;
   let totalUsage: TokenUsage | undefined;
   let turns = 0;
+  let threadName: string | undefined;
   // History length at the start of each turn still in the history (for rollback).
   let turnStarts: number[] = [];
   for (const record of records) {
@@ -61,6 +71,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
         break;
       case 'event_msg': {
         const payload = record.payload;
+        threadName = recordedName(payload) ?? threadName;
         if (payload.type === 'token_count') {
           const info = (payload as { info?: { total_token_usage?: TokenUsage } | null }).info;
           if (info?.total_token_usage) totalUsage = info.total_token_usage;
@@ -83,7 +94,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
     }
   }
   const repaired = repairCallPairing(history);
-  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs };
+  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs, threadName };
 }
 
 /** Recorded model responses in order, for a replay provider. */
@@ -136,11 +147,13 @@ export function summarizeRollout(records: readonly RolloutRecord[]): RolloutSumm
   let itemTitle: string | undefined;
   let turnContext: TurnContextPayload | undefined;
   let usage: TokenUsage | undefined;
+  let name: string | undefined;
   for (const record of records) {
     if (record.type === 'session_meta') meta ??= record.payload;
     else if (record.type === 'turn_context') turnContext = record.payload;
     else if (record.type === 'event_msg') {
       const p = record.payload as { type: string; message?: unknown; info?: { total_token_usage?: TokenUsage } | null };
+      name = recordedName(p) ?? name;
       if (p.type === 'user_message' && eventTitle === undefined && typeof p.message === 'string' && p.message.trim()) {
         eventTitle = p.message;
       } else if (p.type === 'token_count' && p.info?.total_token_usage) {
@@ -161,7 +174,8 @@ export function summarizeRollout(records: readonly RolloutRecord[]): RolloutSumm
   return {
     id: meta?.id,
     cwd: meta?.cwd ?? turnContext?.cwd ?? '',
-    title: makeTitle(eventTitle ?? itemTitle ?? ''),
+    // A name the user gave wins over the first prompt.
+    title: makeTitle(name ?? eventTitle ?? itemTitle ?? ''),
     createdAt: Number.isFinite(created) ? created : undefined,
     model: turnContext?.model ?? meta?.model,
     modelProvider: turnContext?.model_provider ?? meta?.model_provider,

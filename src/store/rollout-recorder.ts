@@ -1,7 +1,7 @@
 // Persists what a thread reports (core's ThreadRecorder interface, matched structurally so the
 // store does not import core) as rollout records.
 import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
-import { modelResponseRecord, responseItemRecord, turnContextRecord } from './rollout-records.js';
+import { eventRecord, modelResponseRecord, responseItemRecord, turnContextRecord } from './rollout-records.js';
 import type { RolloutWriter } from './rollout-writer.js';
 
 export type TurnEndStatus = 'completed' | 'failed' | 'interrupted';
@@ -114,6 +114,11 @@ export class RolloutRecorder {
     this.track(record.replacement);
   }
 
+  /** The thread was named (Codex's thread_name_updated event); the index takes it as the title. */
+  threadNamed(name: string): void {
+    this.writer.append(eventRecord(THREAD_NAME_EVENT, { thread_name: name }));
+  }
+
   flush(): void {
     if (this.options.durable) this.writer.flush();
     this.options.onFlush?.();
@@ -123,6 +128,9 @@ export class RolloutRecorder {
     this.writer.close();
   }
 }
+
+/** The event_msg a thread's name is recorded with. */
+export const THREAD_NAME_EVENT = 'thread_name_updated';
 
 /** event_msg types whose `usage` field carries the thread's cumulative usage. */
 export const TURN_END_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(TURN_END_EVENT));

@@ -1,6 +1,6 @@
 // rig fork [ID] [--last [--all]] [--print-only] [engine flags]
 import type { Command } from 'commander';
-import { addSharedOptions, mergedOptions, POSITIONS_HELP, SESSION_OPTIONS } from '../options.js';
+import { addSharedOptions, mergedOptions, POSITIONS_HELP, SESSION_OPTIONS, TUI_OPTIONS } from '../options.js';
 import { threadRequestFromFlags } from '../session-flags.js';
 import type { ReplFlags } from './resume.js';
 
@@ -13,15 +13,22 @@ export function registerFork(program: Command): void {
       .option('--last', 'fork the most recent thread in this directory')
       .option('--all', 'with --last or the picker, consider threads from every directory')
       .option('--full-history', 'print every turn of the history, not only the latest 20')
+      .option('--lines', 'read prompts line by line, as on a pipe, instead of opening the interactive session')
       .option('--print-only', 'print the history that would be copied and exit (creates no thread)')
       .addHelpText('after', POSITIONS_HELP),
-    SESSION_OPTIONS,
+    [...SESSION_OPTIONS, ...TUI_OPTIONS],
   ).action(async (id: string | undefined, _own: ReplFlags, command: Command) => {
-    const { runReplCommand } = await import('../../frontends/repl/run.js');
     // Engine flags given before the subcommand (`rig -m x fork ...`) apply too (see options.ts).
     const flags = mergedOptions<ReplFlags>(command);
+    const target = { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) };
+    if (process.stdin.isTTY && process.stdout.isTTY && !flags.printOnly && !flags.lines) {
+      const { runTuiSession } = await import('../../frontends/tui/session.js');
+      process.exitCode = await runTuiSession({ mode: 'fork', target, thread: threadRequestFromFlags(flags, 'interactive'), altScreen: flags.altScreen !== false });
+      return;
+    }
+    const { runReplCommand } = await import('../../frontends/repl/run.js');
     process.exitCode = await runReplCommand({
-      target: { ...(id ? { id } : {}), ...(flags.last ? { last: true } : {}), all: Boolean(flags.all) },
+      target,
       fork: true,
       thread: threadRequestFromFlags(flags, 'interactive'),
       printOnly: Boolean(flags.printOnly),

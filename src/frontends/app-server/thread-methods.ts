@@ -154,6 +154,9 @@ export const THREAD_METHODS: Record<string, MethodHandler> = {
     const id = context.engine.thread(params.threadId)?.id ?? (await withCatalog(context, (catalog) => catalog.findThread(params.threadId)))?.id;
     if (!id) throw new RpcError(ERROR_CODES.invalidRequest, `thread not found: ${params.threadId}`);
     const name = await attempt(() => setThreadName(context.engine.home, id, params.name));
+    // A loaded thread also records it in its rollout (the title listings and the TUI show).
+    const loaded = context.engine.thread(id);
+    if (loaded) await attempt(() => loaded.setName(name));
     context.notify('thread/name/updated', { threadId: id, threadName: name });
     return {};
   },

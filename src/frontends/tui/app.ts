@@ -28,6 +28,7 @@ import { serialize, type Capabilities } from './text/styled.js';
 import { loadHighlighter } from './view/highlighter.js';
 import { SPINNER_INTERVAL_MS } from './view/live.js';
 import type { Pager } from './view/pager.js';
+import { ThreadPicker } from './view/picker.js';
 import { handleKey } from './keymap.js';
 import { runSlashCommand } from './slash.js';
 import { openPager, renderTranscript } from './transcript-view.js';
@@ -46,6 +47,13 @@ export interface TuiOptions {
   history?: readonly string[];
   /** Sent as the first message (`rig "prompt"`). */
   initialPrompt?: UserInput;
+  /**
+   * Run in the terminal's alternate screen (tui.alternate_screen): the scrollback is left as it
+   * was and nothing is written to it; Ctrl+T shows the whole transcript.
+   */
+  alternateScreen?: boolean;
+  /** `rig resume`/`rig fork` with no id: the session opens on the picker (cancelling it leaves). */
+  pickAtStart?: 'resume' | 'fork';
   now?: () => number;
   /** How long a lone ESC waits for the rest of an escape sequence. */
   escapeTimeoutMs?: number;
@@ -72,6 +80,10 @@ export class TuiApp {
   readonly exited: Promise<number>;
   readonly now: () => number;
   pager: Pager | undefined;
+  /** The thread picker, while open (it takes the composer's place). */
+  picker: ThreadPicker | undefined;
+  /** Whether the session has a thread yet (not while the start-up picker is open). */
+  private pickingAtStart = false;
   focused = true;
   /** Esc Esc: the index in state.userMessages being edited. */
   editing: number | undefined;
@@ -103,6 +115,15 @@ export class TuiApp {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
   }
 
+  /** Whether the terminal shows the alternate screen now (what a crash must leave). */
+  get inAlternateScreen(): boolean {
+    return !this.stopped && (this.pager !== undefined || this.alternateScreen);
+  }
+
+  get alternateScreen(): boolean {
+    return Boolean(this.options.alternateScreen) && !this.options.plain;
+  }
+
   get terminal(): TuiTerminal {
     return this.options.terminal;
   }
@@ -119,6 +140,7 @@ export class TuiApp {
 
   /** Turns on the modes, draws the first frame, and starts reading events and keys. */
   start(): void {
+    if (this.alternateScreen) this.terminal.write(ALT_SCREEN_ON);
     if (!this.options.plain) this.terminal.write(BRACKETED_PASTE_ON + FOCUS_REPORTS_ON + KITTY_KEYBOARD_PUSH + MODIFY_OTHER_KEYS_ON);
     this.unsubscribe.push(this.terminal.onInput((data) => this.handleInput(data)));
     this.unsubscribe.push(this.terminal.onResize(() => this.handleResize()));
@@ -126,7 +148,35 @@ export class TuiApp {
     // The highlighter loads after the first frame, while the user reads it.
     void loadHighlighter();
     void this.consume();
+    if (this.options.pickAtStart) {
+      this.pickingAtStart = true;
+      this.openPicker(this.options.pickAtStart);
+    }
     if (this.options.initialPrompt) this.send(this.options.initialPrompt);
+  }
+
+  /** Opens the thread picker; the chosen thread is resumed or forked through the session's command. */
+  openPicker(verb: 'resume' | 'fork'): void {
+    const browser = this.port.threads;
+    if (!browser) {
+      this.state.note(`this session has no stored threads to ${verb}`, 'error');
+      if (this.pickingAtStart) void this.exit(1);
+      return;
+    }
+    this.picker = new ThreadPicker(verb, browser, () => this.requestFrame());
+    this.requestFrame();
+  }
+
+  /** The picker's answer: a thread to open, or cancelled (which at start-up leaves rig). */
+  closePicker(chosen: string | undefined): void {
+    const picker = this.picker;
+    if (!picker) return;
+    this.picker = undefined;
+    const atStart = this.pickingAtStart;
+    this.pickingAtStart = false;
+    if (chosen) this.runCommand(`/${picker.verb} ${chosen}`);
+    else if (atStart) void this.exit(1);
+    this.requestFrame();
   }
 
   private async consume(): Promise<void> {
@@ -244,6 +294,7 @@ export class TuiApp {
       now: this.now(),
       plain: Boolean(this.options.plain),
       ...(banner ? { banner } : {}),
+      ...(this.picker ? { picker: this.picker } : {}),
     });
     return { lines: layout.lines.map((line) => serialize(line, this.options.caps)), ...(layout.cursor ? { cursor: layout.cursor } : {}) };
   }
@@ -288,7 +339,11 @@ export class TuiApp {
   send(input: UserInput): void {
     this.state.echoUserMessage(input);
     this.state.turn ??= { startedAt: this.now() };
-    this.port.submit(input).catch(this.failed('could not start the turn'));
+    this.port.submit(input).catch((error: unknown) => {
+      // Nothing started: no turn to wait for.
+      this.state.turn = undefined;
+      this.failed('could not start the turn')(error);
+    });
   }
 
   /** Enter while a turn runs: deliver at the next tool boundary. */
@@ -340,12 +395,14 @@ export class TuiApp {
   openPager(): void {
     if (this.options.plain) return;
     this.pager = openPager(this);
-    this.terminal.write(ALT_SCREEN_ON + this.pager.render(this.terminal.columns, this.options.caps));
+    this.terminal.write((this.alternateScreen ? '' : ALT_SCREEN_ON) + this.pager.render(this.terminal.columns, this.options.caps));
   }
 
   closePager(): void {
     if (!this.pager) return;
     this.pager = undefined;
+    // In the alternate screen already, the pager drew over the session: draw it all again.
+    if (this.alternateScreen) return this.reflow();
     this.terminal.write(ALT_SCREEN_OFF);
     // The main screen comes back as it was, reflowed if the size changed meanwhile.
     if (this.renderer.sizeChanged) this.resizePending = true;
@@ -374,8 +431,9 @@ export class TuiApp {
     this.noticeTimer?.cancel();
     if (this.spinner) clearInterval(this.spinner);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    if (this.pager) this.terminal.write(ALT_SCREEN_OFF);
+    if (this.pager && !this.alternateScreen) this.terminal.write(ALT_SCREEN_OFF);
     this.renderer.clear();
+    if (this.alternateScreen) this.terminal.write(ALT_SCREEN_OFF);
     if (!this.options.plain) this.terminal.write(RESTORE_TERMINAL);
     try {
       await this.port.close();

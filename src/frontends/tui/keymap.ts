@@ -25,6 +25,12 @@ export function handleKey(app: TuiApp, event: InputEvent): void {
     return;
   }
   const modal = state.approvals[0];
+  if (app.picker && !modal) {
+    const result = app.picker.handle(event);
+    if (result === 'cancel') app.closePicker(undefined);
+    else if (result) app.closePicker(result.chosen);
+    return;
+  }
   if (modal) {
     const answer = event.type === 'key' && isCtrl(event, 'c') ? ({ decision: 'abort' } as const) : modal.handle(event);
     if (answer) answerApproval(app, modal, answer);
@@ -195,7 +201,14 @@ function answerApproval(app: TuiApp, modal: ApprovalModal, answer: ApprovalAnswe
   const { state } = app;
   state.approvals.shift();
   const request = modal.request;
-  const what = request.kind === 'exec' ? modal.command : request.paths.join(', ');
+  const what =
+    request.kind === 'exec'
+      ? modal.command
+      : request.kind === 'file_change'
+        ? request.paths.join(', ')
+        : request.kind === 'mcp_tool_call'
+          ? `${request.server}: ${request.tool}`
+          : `${request.server}'s question`;
   const verdict: Record<ApprovalAnswer['decision'], string> = {
     approve: 'approved once',
     approve_for_session: 'approved for this session',

@@ -11,6 +11,7 @@ import { renderPlan } from './view/items.js';
 import { renderQueue, renderRunningCommand, renderWorking, spinnerFrame } from './view/live.js';
 import { renderStatusLine } from './view/status-line.js';
 import { theme } from './view/theme.js';
+import type { ThreadPicker } from './view/picker.js';
 
 export interface LayoutInput {
   state: TuiState;
@@ -22,6 +23,8 @@ export interface LayoutInput {
   plain: boolean;
   /** Shown above the composer while editing an earlier message (Esc Esc). */
   banner?: string;
+  /** The thread picker, shown in the composer's place. */
+  picker?: ThreadPicker;
 }
 
 export interface LiveLayout {
@@ -42,7 +45,11 @@ export function layoutLive(input: LayoutInput): LiveLayout {
   const bottom: Line[] = [];
   let cursor: { row: number; col: number } | undefined;
   const modal = state.approvals[0];
-  if (modal) {
+  if (input.picker && !modal) {
+    const rendered = input.picker.render(width, Math.max(4, maxRows - 2));
+    cursor = rendered.cursor;
+    bottom.push(...rendered.lines);
+  } else if (modal) {
     const rendered = modal.render(width, Math.max(3, maxRows - 2));
     if (rendered.cursor) cursor = rendered.cursor;
     bottom.push(...rendered.lines);

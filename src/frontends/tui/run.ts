@@ -7,7 +7,7 @@ import type { UserInput } from '../../protocol/index.js';
 import { TuiApp } from './app.js';
 import type { SessionPort } from './session-port.js';
 import { detectCapabilities, isDumbTerminal } from './terminal/capabilities.js';
-import { ProcessTerminal, guardTerminal } from './terminal/process-terminal.js';
+import { ProcessTerminal, guardTerminal, watchTerminalLoss } from './terminal/process-terminal.js';
 
 export interface RunTuiOptions {
   port: SessionPort;
@@ -18,9 +18,13 @@ export interface RunTuiOptions {
   history?: readonly string[];
   initialPrompt?: UserInput;
   notifications?: boolean;
+  alternateScreen?: boolean;
+  pickAtStart?: 'resume' | 'fork';
 }
 
-const SIGNAL_EXIT: Record<string, number> = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 };
+// SIGHUP is the terminal closing: watchTerminalLoss handles it with the EIO that comes with it.
+const SIGNAL_EXIT: Record<string, number> = { SIGTERM: 143, SIGINT: 130 };
+const EXIT_HANGUP = 129;
 
 export async function runTui(options: RunTuiOptions): Promise<number> {
   const env = options.env ?? process.env;
@@ -29,7 +33,13 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
   if (!stdin.isTTY || !stdout.isTTY) throw new Error('the interactive session needs a terminal on stdin and stdout (use `rig exec` for pipes and scripts)');
   const terminal = new ProcessTerminal(stdin, stdout, env['RIG_TUI_TRACE'] || undefined);
   let app: TuiApp | undefined;
-  const guard = guardTerminal(stdin, stdout, () => app?.pager !== undefined);
+  const loss = watchTerminalLoss(stdin, stdout, (how) => {
+    // A closed terminal mid-turn: the turn is interrupted and the thread saved as on any exit.
+    // (A SIGHUP sent by hand leaves the terminal there, to be restored as on any exit.)
+    if (how === 'error') terminal.gone = true;
+    void app?.exit(EXIT_HANGUP);
+  });
+  const guard = guardTerminal(stdin, stdout, () => Boolean(app?.inAlternateScreen));
   app = new TuiApp({
     terminal,
     port: options.port,
@@ -37,6 +47,8 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
     plain: isDumbTerminal(env),
     cwd: options.cwd,
     notifications: options.notifications ?? true,
+    ...(options.alternateScreen ? { alternateScreen: true } : {}),
+    ...(options.pickAtStart ? { pickAtStart: options.pickAtStart } : {}),
     ...(options.history ? { history: options.history } : {}),
     ...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {}),
     fileExists: (path) => existsRelative(options.cwd, path),
@@ -53,6 +65,7 @@ export async function runTui(options: RunTuiOptions): Promise<number> {
     for (const signal of signals) process.off(signal, onSignal);
     guard.restore();
     guard.dispose();
+    loss.release();
   }
 }
 

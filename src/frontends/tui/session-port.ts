@@ -1,83 +1,14 @@
 // What the TUI needs from a session, and nothing more: a few operations in, one stream of events
-// out. The events are the protocol's `ThreadEvent`s; the few things the protocol does not carry
-// yet are defined here (marked "not in protocol/ yet") so the engine adapter can fill them in or
-// leave them out. Everything else the TUI does (rendering, the composer, queues, the pager) is
-// its own business.
-import type {
-  ApprovalAnswer,
-  ExecApprovalRequest,
-  FileChangeApprovalRequest,
-  FileChangeEntry,
-  FileChangeItem,
-  ThreadEvent,
-  ThreadItem,
-  UserInput,
-} from '../../protocol/index.js';
+// out. The events are exactly the protocol's `ThreadEvent`s (settings, names and steer deliveries
+// included), so the engine adapter (engine-port.ts) forwards what the engine emits; the scripted
+// demo port and the tests' fake port play the same events. Everything else the TUI does
+// (rendering, the composer, queues, the pager) is its own business.
+import type { ApprovalAnswer, ThreadEvent, ThreadItem, UserInput } from '../../protocol/index.js';
 
-/** A file change entry with its unified diff, when the engine has it (not in protocol/ yet). */
-export interface FileChangeEntryWithDiff extends FileChangeEntry {
-  /** Unified diff of this file (`---`/`+++` headers optional). */
-  diff?: string;
-}
-
-export interface FileChangeItemWithDiff extends Omit<FileChangeItem, 'changes'> {
-  changes: FileChangeEntryWithDiff[];
-}
-
-/** The protocol's items, with file changes that may carry diffs. */
-export type SessionItem = Exclude<ThreadItem, FileChangeItem> | FileChangeItemWithDiff;
-
-/** `T` with the fields `K` optional: the engine fills them in; the modal does without them. */
-type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
-
-/** What the modal shows beyond what it needs (not in protocol/ yet). */
-interface ApprovalExtras {
-  /** The sandbox the command would run under (read-only, workspace-write, ...). */
-  sandbox?: string;
-  /** For a file change: the unified diff that would be applied (else each change's own diff). */
-  diff?: string;
-}
-
-/** An approval request as the modal needs it; the protocol's ApprovalRequest is one. */
-export type SessionApprovalRequest =
-  | (Optional<ExecApprovalRequest, 'command_text' | 'sandboxed' | 'retry_without_sandbox'> & ApprovalExtras)
-  | (Optional<FileChangeApprovalRequest, 'changes' | 'sandboxed'> & ApprovalExtras);
-
-type WithSessionItem<E> = E extends { item: ThreadItem } ? Omit<E, 'item'> & { item: SessionItem } : E;
-type WithSessionApproval<E> = E extends { type: 'approval.requested' } ? { type: 'approval.requested'; request: SessionApprovalRequest } : E;
-
-/** The protocol's events, widened to the richer items and approval requests above. */
-export type SessionThreadEvent = WithSessionApproval<WithSessionItem<ThreadEvent>>;
-
-/** What the status line shows; every field optional, later events update earlier ones (not in protocol/ yet). */
-export interface SessionInfo {
-  thread_id?: string;
-  thread_name?: string;
-  model?: string;
-  harness?: string;
-  reasoning_effort?: string;
-  sandbox?: string;
-  approval_policy?: string;
-  cwd?: string;
-  /** The model's context window in tokens, for "context left". */
-  context_window?: number;
-}
-
-export interface SessionInfoEvent {
-  type: 'session.info';
-  info: SessionInfo;
-}
-
-/** A steering message was handed to the model (so it leaves the TUI's queue; not in protocol/ yet). */
-export interface SteerDeliveredEvent {
-  type: 'steer.delivered';
-  steer_id: string;
-}
-
-export type SessionEvent = SessionThreadEvent | SessionInfoEvent | SteerDeliveredEvent;
+export type SessionEvent = ThreadEvent;
 
 /** The four answers to an approval; a denial may carry text for the model (the engine's ThreadHandle.answerApproval takes it). */
-export type { ApprovalAnswer } from '../../protocol/index.js';
+export type { ApprovalAnswer };
 
 export interface SlashCommandSpec {
   /** Without the slash. */
@@ -87,11 +18,40 @@ export interface SlashCommandSpec {
   args?: string;
 }
 
-/** What a slash command answered: text for the transcript, or an error; `exit` ends the TUI. */
+/**
+ * What a slash command answered: Markdown for the transcript, items to show there (a diff's file
+ * changes), or an error; `exit` ends the TUI.
+ */
 export interface CommandResult {
   text?: string;
+  items?: ThreadItem[];
   error?: string;
   exit?: boolean;
+  /** The command needs a stored thread chosen: the TUI opens the picker, then runs `/<pick> ID`. */
+  pick?: 'resume' | 'fork';
+  /** A message to send as the user's (/init's request to the model). */
+  send?: UserInput;
+}
+
+/** A stored thread as the picker lists it. */
+export interface ThreadListing {
+  id: string;
+  /** The thread's name, else its first prompt. */
+  title: string;
+  cwd: string;
+  /** Epoch milliseconds of its last write. */
+  updatedAt: number;
+  model?: string;
+}
+
+/** Stored threads, for the picker (`rig resume` with no id, `/resume`, `/fork`). */
+export interface ThreadBrowser {
+  /** The directory "this directory" means. */
+  readonly cwd: string;
+  /** Newest first; only those started in `cwd` unless `all`. */
+  list(options: { all: boolean }): Promise<ThreadListing[]>;
+  /** Everything said in the thread (prompts and answers), for searching by text. */
+  text(id: string): Promise<string>;
 }
 
 export interface SessionPort {
@@ -111,6 +71,8 @@ export interface SessionPort {
   /** The session's slash commands (the TUI adds /help, /quit, /copy, /reflow itself). */
   commands(): readonly SlashCommandSpec[];
   runCommand(name: string, args: string): Promise<CommandResult>;
+  /** Stored threads for the picker; absent when the session has none to offer. */
+  readonly threads?: ThreadBrowser;
   /** End the session (interrupting a running turn and saving the thread). */
   close(): Promise<void>;
 }

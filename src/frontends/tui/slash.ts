@@ -3,6 +3,7 @@ import type { TuiApp } from './app.js';
 import { parseCommandLine, renderHelp } from './commands.js';
 import { clipboardCopy } from './terminal/ansi.js';
 import { renderMarkdown } from './view/markdown.js';
+import { renderItem } from './view/items.js';
 
 export function runSlashCommand(app: TuiApp, text: string): void {
   const parsed = parseCommandLine(text);
@@ -40,7 +41,10 @@ export function runSlashCommand(app: TuiApp, text: string): void {
   app.port.runCommand(name, args).then(
     (result) => {
       if (result.text) state.noteLines((context) => renderMarkdown(result.text!, context));
+      for (const item of result.items ?? []) state.noteLines((context) => renderItem(item, context));
       if (result.error) state.note(result.error, 'error');
+      if (result.pick) app.openPicker(result.pick);
+      if (result.send) app.send(result.send);
       if (result.exit) void app.exit(0);
       app.requestFrame();
     },

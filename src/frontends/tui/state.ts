@@ -2,8 +2,9 @@
 // and an explicit reflow), the items still in progress (for the live region), the approvals
 // waiting, the queues, the status line's figures. Finished items are rendered once here, into
 // `pendingHistory`, which the next frame writes to the scrollback.
-import type { CommandExecutionItem, TodoListItem, TokenUsage, UserInput } from '../../protocol/index.js';
-import type { SessionApprovalRequest, SessionEvent, SessionInfo, SessionItem } from './session-port.js';
+import type { CommandExecutionItem, ThreadItem, ThreadSettingsView, TodoListItem, TokenUsage, UserInput } from '../../protocol/index.js';
+import type { SessionEvent } from './session-port.js';
+import type { SessionInfo } from './view/status-line.js';
 import { sanitize, serialize, type Capabilities, type Line } from './text/styled.js';
 import { MarkdownStream, type MarkdownContext } from './view/markdown.js';
 import { renderItem, renderUserMessage, type ItemContext } from './view/items.js';
@@ -11,10 +12,10 @@ import { ApprovalModal } from './view/approval.js';
 import { theme } from './view/theme.js';
 import { wrap } from './text/wrap.js';
 
-export type TranscriptEntry = { kind: 'item'; item: SessionItem } | { kind: 'note'; render: (context: ItemContext) => Line[] };
+export type TranscriptEntry = { kind: 'item'; item: ThreadItem } | { kind: 'note'; render: (context: ItemContext) => Line[] };
 
 export interface RunningItem {
-  item: SessionItem;
+  item: ThreadItem;
   startedAt: number;
   output: string;
 }
@@ -35,6 +36,19 @@ export interface StateOptions {
   caps: Capabilities;
   width: () => number;
   now: () => number;
+}
+
+/** The status line's view of the thread's settings. */
+export function infoFromSettings(settings: ThreadSettingsView): SessionInfo {
+  return {
+    model: settings.model,
+    harness: settings.harness,
+    ...(settings.reasoning_effort ? { reasoning_effort: settings.reasoning_effort } : {}),
+    sandbox: settings.yolo ? 'no sandbox' : settings.sandbox_mode,
+    approval_policy: settings.yolo ? 'never asks' : settings.approval_policy,
+    cwd: settings.cwd,
+    ...(settings.context_window ? { context_window: settings.context_window } : {}),
+  };
 }
 
 export class TuiState {
@@ -113,7 +127,7 @@ export class TuiState {
     const ref: UserMessageRef = { id: undefined, text: input.text, ...(input.images ? { images: input.images } : {}) };
     this.echoed.push(ref);
     this.userMessages.push(ref);
-    const item: SessionItem = { id: '', type: 'user_message', text: input.text, ...(input.images ? { images: input.images } : {}) };
+    const item: ThreadItem = { id: '', type: 'user_message', text: input.text, ...(input.images ? { images: input.images } : {}) };
     this.transcript.push({ kind: 'item', item });
     this.commit(renderUserMessage(input.text, input.images, this.itemContext()));
   }
@@ -122,10 +136,24 @@ export class TuiState {
     const now = this.options.now();
     switch (event.type) {
       case 'thread.started':
+      case 'thread.resumed':
+        if (this.info.thread_id && this.info.thread_id !== event.thread_id) {
+          // Another thread (/new, /resume, /fork): its messages, figures and name are its own.
+          this.userMessages.length = 0;
+          this.lastUsage = undefined;
+          this.totalUsage = undefined;
+          this.info = {};
+        }
         this.info = { ...this.info, thread_id: event.thread_id };
         return;
-      case 'session.info':
-        this.info = { ...this.info, ...event.info };
+      case 'thread.settings_updated': {
+        // A settings event is whole: what it leaves out (an effort) is unset now.
+        const { thread_id, thread_name } = this.info;
+        this.info = { ...(thread_id ? { thread_id } : {}), ...(thread_name ? { thread_name } : {}), ...infoFromSettings(event.settings) };
+        return;
+      }
+      case 'thread.name_updated':
+        this.info = { ...this.info, thread_name: event.thread_name };
         return;
       case 'turn.started':
         this.turn = { startedAt: now };
@@ -154,9 +182,15 @@ export class TuiState {
         this.note(event.message, 'error');
         return;
       case 'approval.requested':
-        this.approvals.push(new ApprovalModal(event.request as SessionApprovalRequest));
+        this.approvals.push(new ApprovalModal(event.request, this.info.sandbox));
         this.approvalArrived = true;
         return;
+      case 'approval.resolved': {
+        // Answered elsewhere, or dropped because its turn ended: the question is gone.
+        const index = this.approvals.findIndex((modal) => modal.request.id === event.request_id);
+        if (index >= 0) this.approvals.splice(index, 1);
+        return;
+      }
       case 'steer.delivered': {
         const index = this.queue.findIndex((queued) => queued.id === event.steer_id);
         if (index === -1) return;
@@ -223,7 +257,7 @@ export class TuiState {
     entry.started = true;
   }
 
-  private progress(item: SessionItem, now: number): void {
+  private progress(item: ThreadItem, now: number): void {
     switch (item.type) {
       case 'agent_message': {
         // Engines that send whole texts in updates instead of deltas: append what is new.
@@ -265,7 +299,7 @@ export class TuiState {
 
   private readonly streamedText = new Map<string, string>();
 
-  private nameUserMessage(item: Extract<SessionItem, { type: 'user_message' }>): boolean {
+  private nameUserMessage(item: Extract<ThreadItem, { type: 'user_message' }>): boolean {
     const echoed = this.echoed.findIndex((ref) => ref.text === item.text);
     if (echoed === -1) return false;
     this.echoed[echoed]!.id = item.id;
@@ -273,7 +307,7 @@ export class TuiState {
     return true;
   }
 
-  private complete(item: SessionItem): void {
+  private complete(item: ThreadItem): void {
     this.running.delete(item.id);
     switch (item.type) {
       case 'user_message':

@@ -43,7 +43,7 @@ function toolOutputIn(n: number): string {
 }
 
 async function resume(args: string[]): Promise<Terminal> {
-  const terminal = openTerminal(process.execPath, [RIG_BIN, 'resume', threadId, ...args], { cwd: repo, home });
+  const terminal = openTerminal(process.execPath, [RIG_BIN, 'resume', '--lines', threadId, ...args], { cwd: repo, home });
   await terminal.waitFor('› ');
   return terminal;
 }

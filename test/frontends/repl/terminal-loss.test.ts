@@ -44,7 +44,7 @@ function openTerminal(file: string, args: string[]): Terminal {
 /** Resume the thread on a terminal and start a turn whose command sleeps; resolves once it runs. */
 async function startSleepingTurn(marker: string, launch: (args: string[]) => Terminal): Promise<{ terminal: Terminal; groups: number[] }> {
   mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `echo started; sleep 30 # ${marker}`, yield_time_ms: 30_000 } }] });
-  const terminal = launch([RIG_BIN, 'resume', threadId]);
+  const terminal = launch([RIG_BIN, 'resume', '--lines', threadId]);
   await terminal.waitFor('› ');
   terminal.term.write('run the sleeper\r');
   // bwrap, its inner init, the shell and sleep: the whole tree is up.

@@ -60,7 +60,7 @@ afterAll(async () => {
 
 test.skipIf(!hasTmux)('pick a thread by number, send a prompt, leave with Ctrl-C', async () => {
   const env = `RIG_HOME='${home}' HOME='${home}' MOCK_API_KEY=sk-mock`;
-  tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `cd '${repo}' && env ${env} '${process.execPath}' '${RIG_BIN}' resume; echo EXIT=$?; sleep 30`);
+  tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `cd '${repo}' && env ${env} '${process.execPath}' '${RIG_BIN}' resume --lines; echo EXIT=$?; sleep 30`);
   const picker = await waitFor('resume which? [1-2');
   expect(picker).toMatch(/ 1\) \S+.*newer thread/);
   expect(picker).toMatch(/ 2\) \S+.*older thread/);

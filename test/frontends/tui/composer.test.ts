@@ -181,9 +181,10 @@ describe('keys: a running turn', () => {
     const screen = h.term.screen().join('\n');
     expect(screen).toContain('↳ at next tool boundary: also fix the docs');
     expect(screen).toContain('↳ after this turn: then run the tests');
-    await h.emit({ type: 'steer.delivered', steer_id: steer[0]!.id });
+    // The engine announces the delivery, then emits the message as a user_message item.
+    await h.emit({ type: 'steer.delivered', steer_id: steer[0]!.id, item_id: 'u2' }, { type: 'item.completed', item: { id: 'u2', type: 'user_message', text: 'also fix the docs' } });
     expect(h.term.screen().join('\n')).not.toContain('at next tool boundary');
-    expect(h.term.logicalLines()).toContain('› also fix the docs');
+    expect(h.term.logicalLines().filter((line) => line === '› also fix the docs')).toHaveLength(1);
     expect(h.port.callsOf('submit')).toHaveLength(1);
     await h.emit({ type: 'turn.completed', usage: USAGE });
     expect(h.port.callsOf('submit')).toEqual([

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PLAIN_CAPABILITIES } from '../../../src/frontends/tui/text/styled.js';
 import { textWidth } from '../../../src/frontends/tui/text/width.js';
 import { COLOR, NO_COLOR, startHarness, type Harness } from './support/harness.js';
+import { execApproval, settingsUpdated } from './support/fake-port.js';
 
 const CLEAR_SCROLLBACK = '\x1b[3J';
 const USAGE = { input_tokens: 1200, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 300, reasoning_output_tokens: 0 };
@@ -35,7 +36,7 @@ afterEach(async () => {
 describe('render: streaming', () => {
   it('writes finished lines to the scrollback once and keeps only the tail live', async () => {
     const h = await harness({ columns: 40, rows: 12 });
-    await h.emit({ type: 'session.info', info: { model: 'gpt-5.5', harness: 'codex', sandbox: 'read-only', approval_policy: 'on-request' } });
+    await h.emit(settingsUpdated({ sandbox_mode: 'read-only' }));
     // Shift+Enter (kitty) makes a newline; Enter sends.
     await h.type('explain\x1b[13;2uthe parser\r');
     expect(h.port.callsOf('submit')).toEqual([{ method: 'submit', input: { text: 'explain\nthe parser' } }]);
@@ -101,7 +102,7 @@ describe('render: streaming', () => {
 describe('render: diffs and approvals', () => {
   it('shows a file change as a coloured unified diff with line numbers', async () => {
     const h = await harness({ columns: 40, rows: 14, caps: COLOR });
-    await h.emit({ type: 'session.info', info: { model: 'gpt-5.5' } }, { type: 'turn.started' });
+    await h.emit(settingsUpdated(), { type: 'turn.started' });
     await h.emit({ type: 'item.completed', item: { id: 'f1', type: 'file_change', changes: [{ path: 'src/a.ts', kind: 'update', diff: DIFF }], status: 'completed' } });
     expect(h.term.screen().slice(0, 5)).toEqual(['• Edited src/a.ts (+1 -1)', '  1  const a = 1;', '  2 -const b = 2;', '  2 +const b = 3;', '  3  export { a, b };']);
     const red = h.term.cell(4, 2)!;
@@ -114,11 +115,8 @@ describe('render: diffs and approvals', () => {
 
   it('asks an approval in a modal: the command shell-quoted, directory, sandbox, reason, the four answers', async () => {
     const h = await harness({ columns: 40, rows: 14 });
-    await h.emit({ type: 'session.info', info: { model: 'gpt-5.5' } }, { type: 'turn.started' });
-    await h.emit({
-      type: 'approval.requested',
-      request: { kind: 'exec', id: 'a1', item_id: 'c1', command: ['git', 'push', 'origin', 'my branch'], cwd: '/srv/app', reason: 'publish the fix', proposed_prefix: ['git', 'push'], sandbox: 'workspace-write' },
-    });
+    await h.emit(settingsUpdated(), { type: 'turn.started' });
+    await h.emit(execApproval({ id: 'a1', command: ['git', 'push', 'origin', 'my branch'], cwd: '/srv/app', reason: 'publish the fix', proposed_prefix: ['git', 'push'] }));
     expect(h.term.screen()).toEqual([
       '⠋ Waiting for approval (0s · answer bel…',
       '▌ Run this command?',
@@ -129,7 +127,7 @@ describe('render: diffs and approvals', () => {
       "│   a  Yes, and don't ask again for com…",
       '│   n  No, and tell the model what to d…',
       '│   s  No, and stop the turn (Esc)',
-      'gpt-5.5',
+      'gpt-5.5 · workspace-write · on-request',
       '',
       '',
       '',
@@ -146,7 +144,7 @@ describe('render: diffs and approvals', () => {
 
   it('shows the diff of a file change approval, and takes "no" with feedback text', async () => {
     const h = await harness({ columns: 50, rows: 16 });
-    await h.emit({ type: 'turn.started' }, { type: 'approval.requested', request: { kind: 'file_change', id: 'p1', item_id: 'f1', paths: ['src/a.ts'], diff: DIFF } });
+    await h.emit({ type: 'turn.started' }, { type: 'approval.requested', request: { kind: 'file_change', id: 'p1', item_id: 'f1', paths: ['src/a.ts'], changes: [{ path: 'src/a.ts', kind: 'update', diff: DIFF }], sandboxed: true } });
     const screen = h.term.screen();
     expect(screen.slice(1, 7)).toEqual(['▌ Apply this change?', '│ edit src/a.ts', '│ 1  const a = 1;', '│ 2 -const b = 2;', '│ 2 +const b = 3;', '│ 3  export { a, b };']);
     await h.type('n');
@@ -159,7 +157,7 @@ describe('render: diffs and approvals', () => {
 
   it('Esc in the modal answers "no, and stop"', async () => {
     const h = await harness({ columns: 50, rows: 16 });
-    await h.emit({ type: 'turn.started' }, { type: 'approval.requested', request: { kind: 'exec', id: 'x', item_id: 'c', command: ['make'], cwd: '/srv' } });
+    await h.emit({ type: 'turn.started' }, execApproval({ id: 'x', command: ['make'], cwd: '/srv' }));
     await h.type('\x1b[27u');
     expect(h.port.callsOf('answerApproval')).toEqual([{ method: 'answerApproval', requestId: 'x', answer: { decision: 'abort' } }]);
   });
@@ -192,7 +190,7 @@ describe('render: wide characters', () => {
 describe('render: resize', () => {
   it('re-wraps the live region at once and leaves the scrollback as it was (wide -> narrow -> wide)', async () => {
     const h = await harness({ columns: 60, rows: 12 });
-    await h.emit({ type: 'session.info', info: { model: 'gpt-5.5', harness: 'codex', sandbox: 'workspace-write', approval_policy: 'on-request' } });
+    await h.emit(settingsUpdated());
     await h.type('make the tests pass\r');
     const answer = Array.from({ length: 14 }, (_, index) => `Paragraph ${index + 1} says something long enough to be wrapped at forty columns.`).join('\n');
     await h.emit({ type: 'turn.started' }, { type: 'item.completed', item: { id: 'm', type: 'agent_message', text: `${answer}\nsee https://example.com/a/very/long/path/that/must/stay/in/one/piece/for/copying` } }, { type: 'turn.completed', usage: USAGE });
@@ -245,7 +243,7 @@ describe('render: resize', () => {
 describe('render: small and plain terminals', () => {
   it('works at 20 columns: no row wider than the screen, nothing wraps in the live region', async () => {
     const h = await harness({ columns: 20, rows: 12 });
-    await h.emit({ type: 'session.info', info: { model: 'gpt-5.5-codex-max', harness: 'claude-code', sandbox: 'workspace-write' } });
+    await h.emit(settingsUpdated({ model: 'gpt-5.5-codex-max', harness: 'claude-code' }));
     await h.type('日本語 and 👍 text that wraps\r');
     await h.emit(
       { type: 'turn.started' },
@@ -263,7 +261,7 @@ describe('render: small and plain terminals', () => {
       for (let row = last - 4; row <= last; row++) expect(buffer.getLine(buffer.baseY + row)!.isWrapped).toBe(false);
     };
     check();
-    await h.emit({ type: 'approval.requested', request: { kind: 'exec', id: 'a', item_id: 'x', command: ['rm', '-rf', 'node_modules'], cwd: '/srv/some/long/path', reason: 'clean up before the reinstall' } });
+    await h.emit(execApproval({ id: 'a', command: ['rm', '-rf', 'node_modules'], cwd: '/srv/some/long/path', reason: 'clean up before the reinstall' }));
     check();
     expect(h.term.screen().join('\n')).toContain('│ › y  Yes, run it…');
   });
@@ -282,7 +280,7 @@ describe('render: small and plain terminals', () => {
     await h.type('hello');
     await h.type('\x7f\x7f');
     await h.type('p\r');
-    await h.emit({ type: 'turn.started' }, { type: 'approval.requested', request: { kind: 'exec', id: 'a', item_id: 'x', command: ['ls'], cwd: '/srv' } });
+    await h.emit({ type: 'turn.started' }, execApproval({ id: 'a', command: ['ls'], cwd: '/srv' }));
     expect(h.term.output).not.toContain('\x1b');
     expect(h.port.callsOf('submit')).toEqual([{ method: 'submit', input: { text: 'help' } }]);
     expect(h.term.screen().map((row) => row.trimEnd()).filter((row) => row !== '')).toEqual(['› help', '▌ Run this command?', '│ $ ls', '│ in /srv', '│ › y  Yes, run it once', "│   a  Yes, and don't ask again for com…", '│   n  No, and tell the model what to d…', '│   s  No, and stop the turn (Esc)', 'answer [y/a/n/s]:']);

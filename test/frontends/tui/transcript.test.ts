@@ -6,6 +6,7 @@ import { loadHighlighter } from '../../../src/frontends/tui/view/highlighter.js'
 import { renderMarkdown } from '../../../src/frontends/tui/view/markdown.js';
 import { serialize } from '../../../src/frontends/tui/text/styled.js';
 import { COLOR, startHarness, type Harness } from './support/harness.js';
+import { execApproval, settingsUpdated } from './support/fake-port.js';
 
 const USAGE = { input_tokens: 10, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 5, reasoning_output_tokens: 0 };
 const harnesses: Harness[] = [];
@@ -87,7 +88,7 @@ describe('transcript items', () => {
     expect(h.term.output).not.toContain('\x1b]9;');
     await h.type('\x1b[O');
     const start = h.term.output.length;
-    await h.emit({ type: 'turn.started' }, { type: 'approval.requested', request: { kind: 'exec', id: 'a', item_id: 'x', command: ['ls'], cwd: '/srv' } });
+    await h.emit({ type: 'turn.started' }, execApproval({ id: 'a', command: ['ls'], cwd: '/srv' }));
     expect(h.term.output.slice(start)).toContain('\x07\x1b]9;rig is waiting for your approval\x07');
     await h.type('y');
     await h.emit({ type: 'turn.completed', usage: USAGE });
@@ -121,7 +122,7 @@ describe('frames', () => {
 
   it('a keystroke rewrites only the composer row, in few bytes', async () => {
     const h = await harness({ caps: COLOR });
-    await h.emit({ type: 'session.info', info: { model: 'gpt-5.5', harness: 'codex', sandbox: 'workspace-write' } });
+    await h.emit(settingsUpdated());
     await h.type('a fairly long prompt that is being typed');
     const bytes = h.app.renderer.stats.bytes;
     await h.type('x');

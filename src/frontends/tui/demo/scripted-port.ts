@@ -3,7 +3,8 @@
 // plan, a running command with live output, an approval (its answer changes what happens), a
 // file change with its diff — with no model and no engine. It runs nothing: the "command" and its
 // output are text. The real engine replaces it in phase 2.
-import type { UserInput } from '../../../protocol/index.js';
+import type { ThreadSettingsView, UserInput } from '../../../protocol/index.js';
+import { EventQueue } from '../event-queue.js';
 import type { ApprovalAnswer, CommandResult, SessionEvent, SessionPort, SlashCommandSpec } from '../session-port.js';
 
 const ANSWER = `I looked at the parser. The bug is in **\`parseRange\`**: it treats the end as inclusive.
@@ -50,40 +51,34 @@ const COMMANDS: SlashCommandSpec[] = [
 const USAGE = { input_tokens: 18_200, cached_input_tokens: 12_000, cache_write_input_tokens: 0, output_tokens: 1_450, reasoning_output_tokens: 300 };
 
 export class ScriptedPort implements SessionPort {
-  private readonly queue: SessionEvent[] = [];
-  private waiting: ((result: IteratorResult<SessionEvent>) => void) | undefined;
-  private closed = false;
+  private readonly queue = new EventQueue<SessionEvent>();
   private abort: AbortController | undefined;
   private approval: ((answer: ApprovalAnswer) => void) | undefined;
   private readonly steers: string[] = [];
   private turns = 0;
   private next = 1;
-
-  readonly events: AsyncIterable<SessionEvent> = {
-    [Symbol.asyncIterator]: () => ({
-      next: () => {
-        const event = this.queue.shift();
-        if (event) return Promise.resolve({ value: event, done: false });
-        if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (this.waiting = resolve));
-      },
-    }),
+  private settings: ThreadSettingsView = {
+    cwd: process.cwd(),
+    model: 'demo-model',
+    model_provider: 'demo',
+    harness: 'codex',
+    approval_policy: 'on-request',
+    sandbox_mode: 'workspace-write',
+    reasoning_effort: 'medium',
+    yolo: false,
+    context_window: 200_000,
   };
 
+  readonly events: AsyncIterable<SessionEvent> = this.queue;
+
   constructor(private readonly speed = 1) {
-    this.emit({
-      type: 'session.info',
-      info: { model: 'demo-model', harness: 'codex', reasoning_effort: 'medium', sandbox: 'workspace-write', approval_policy: 'on-request', context_window: 200_000, thread_name: 'tui demo', cwd: process.cwd() },
-    });
+    this.emit({ type: 'thread.started', thread_id: 'demo' });
+    this.emit({ type: 'thread.settings_updated', settings: this.settings });
+    this.emit({ type: 'thread.name_updated', thread_name: 'tui demo' });
   }
 
   private emit(event: SessionEvent): void {
-    if (this.closed) return;
-    const waiting = this.waiting;
-    if (waiting) {
-      this.waiting = undefined;
-      waiting({ value: event, done: false });
-    } else this.queue.push(event);
+    this.queue.push(event);
   }
 
   private id(prefix: string): string {
@@ -135,7 +130,7 @@ export class ScriptedPort implements SessionPort {
       const request = this.id('approval');
       this.emit({
         type: 'approval.requested',
-        request: { kind: 'exec', id: request, item_id: push, command: ['npm', 'test', '--', '--run', 'test/range.test.ts'], cwd: process.cwd(), reason: 'run the range tests (they write a cache outside the workspace)', proposed_prefix: ['npm', 'test'], sandbox: 'workspace-write' },
+        request: { kind: 'exec', id: request, item_id: push, command: ['npm', 'test', '--', '--run', 'test/range.test.ts'], cwd: process.cwd(), reason: 'run the range tests (they write a cache outside the workspace)', proposed_prefix: ['npm', 'test'], command_text: 'npm test -- --run test/range.test.ts', sandboxed: true, retry_without_sandbox: false },
       });
       const answer = await new Promise<ApprovalAnswer>((resolve) => (this.approval = resolve));
       this.approval = undefined;
@@ -185,12 +180,20 @@ export class ScriptedPort implements SessionPort {
 
   /** A tool boundary: steering messages are handed to the "model" here. */
   private async deliverSteers(): Promise<void> {
-    for (const id of this.steers.splice(0)) this.emit({ type: 'steer.delivered', steer_id: id });
+    for (const id of this.steers.splice(0)) {
+      const itemId = this.id('user');
+      this.emit({ type: 'steer.delivered', steer_id: id, item_id: itemId });
+      this.emit({ type: 'item.completed', item: { id: itemId, type: 'user_message', text: this.steerTexts.get(id) ?? '' } });
+      this.steerTexts.delete(id);
+    }
   }
 
-  async steer(steerId: string): Promise<void> {
+  private readonly steerTexts = new Map<string, string>();
+
+  async steer(steerId: string, input: UserInput): Promise<void> {
     if (!this.abort) throw new Error('no turn is running');
     this.steers.push(steerId);
+    this.steerTexts.set(steerId, input.text);
   }
 
   async retractSteer(steerId: string): Promise<boolean> {
@@ -223,7 +226,11 @@ export class ScriptedPort implements SessionPort {
         return { text: `model **demo-model** (medium) · harness codex · sandbox workspace-write · approvals on-request\n\n${this.turns} turn(s) so far.` };
       case 'model':
         if (args === '') return { text: 'models: `demo-model`, `demo-model-mini` · efforts: low, medium, high' };
-        this.emit({ type: 'session.info', info: { model: args.split(/\s+/)[0]!, ...(args.split(/\s+/)[1] ? { reasoning_effort: args.split(/\s+/)[1]! } : {}) } });
+        {
+          const [model, effort] = args.split(/\s+/);
+          this.settings = { ...this.settings, model: model!, ...(effort ? { reasoning_effort: effort } : {}) };
+          this.emit({ type: 'thread.settings_updated', settings: this.settings });
+        }
         return { text: `model set to ${args}` };
       case 'compact':
         this.emit({ type: 'item.completed', item: { id: this.id('compact'), type: 'context_compaction', summary: 'the demo so far' } });
@@ -232,7 +239,7 @@ export class ScriptedPort implements SessionPort {
         return { text: `\`\`\`diff\n${DIFF}\`\`\`` };
       case 'rename':
         if (args === '') return { error: '/rename needs a name, e.g. /rename range fix' };
-        this.emit({ type: 'session.info', info: { thread_name: args } });
+        this.emit({ type: 'thread.name_updated', thread_name: args });
         return { text: `thread renamed to "${args}"` };
       default:
         return { error: `/${name} is not part of the demo` };
@@ -241,9 +248,6 @@ export class ScriptedPort implements SessionPort {
 
   async close(): Promise<void> {
     this.abort?.abort();
-    this.closed = true;
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    waiting?.({ value: undefined, done: true });
+    this.queue.end();
   }
 }

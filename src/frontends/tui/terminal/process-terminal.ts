@@ -1,7 +1,7 @@
 // The real terminal: raw-mode stdin, stdout, SIGWINCH through the 'resize' event; and the guard
 // that puts the terminal back (raw mode off, cursor shown, paste/focus/keyboard modes and
 // synchronized output off) whatever way the process ends: a normal exit, a crash, a signal.
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
 import { ALT_SCREEN_OFF, RESTORE_TERMINAL } from './ansi.js';
 import type { TuiTerminal } from './terminal.js';
 
@@ -28,9 +28,12 @@ export class ProcessTerminal implements TuiTerminal {
     return this.output.rows || 24;
   }
 
+  /** Set once the terminal is gone: nothing more is written to it. */
+  gone = false;
+
   write(data: string): void {
     this.log('write', data);
-    this.output.write(data);
+    if (!this.gone) this.output.write(data);
   }
 
   onInput(listener: (data: string) => void): () => void {
@@ -94,6 +97,52 @@ export function guardTerminal(input: Input, output: Output, inAlternateScreen: (
       process.off('exit', restore);
       process.off('uncaughtException', crash);
       process.off('unhandledRejection', crash);
+    },
+  };
+}
+
+/**
+ * Notices the terminal going away: SIGHUP, or EIO/EPIPE reading or writing it. `onGone` runs once.
+ * `release` then points the standard descriptors at /dev/null if it went: Node puts the terminal's
+ * settings back at exit and aborts when the terminal answers EIO; a descriptor that no longer is
+ * the terminal is skipped there.
+ */
+export function watchTerminalLoss(input: Input, output: Output, onGone: (how: 'hangup' | 'error') => void): { readonly gone: boolean; release(): void } {
+  let gone = false;
+  const lost = (how: 'hangup' | 'error') => {
+    if (gone) return;
+    gone = true;
+    onGone(how);
+  };
+  const hangUp = () => lost('hangup');
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EIO' || error.code === 'EPIPE' || error.code === 'ENXIO') lost('error');
+  };
+  process.on('SIGHUP', hangUp);
+  input.on('error', onError);
+  output.on('error', onError);
+  process.stderr.on('error', onError);
+  return {
+    get gone() {
+      return gone;
+    },
+    release() {
+      process.off('SIGHUP', hangUp);
+      if (!gone) return;
+      for (const fd of [0, 1, 2]) {
+        try {
+          closeSync(fd);
+        } catch {
+          // already closed
+        }
+      }
+      for (let i = 0; i < 3; i++) {
+        try {
+          openSync('/dev/null', 'r+');
+        } catch {
+          break;
+        }
+      }
     },
   };
 }

@@ -3,7 +3,7 @@
 // opens a one-line text field for the feedback.
 import * as edit from '../input/editor.js';
 import type { InputEvent } from '../input/keys.js';
-import type { ApprovalAnswer, SessionApprovalRequest } from '../session-port.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../protocol/index.js';
 import { sanitize, type Line } from '../text/styled.js';
 import { textWidth } from '../text/width.js';
 import { truncateLine, wrap } from '../text/wrap.js';
@@ -22,14 +22,43 @@ export class ApprovalModal {
   /** Set while the user types feedback for "no". */
   feedback: edit.TextBuffer | undefined;
 
-  constructor(readonly request: SessionApprovalRequest) {}
+  /** `sandboxMode`: the thread's sandbox, shown for a command that would run inside it. */
+  constructor(
+    readonly request: ApprovalRequest,
+    private readonly sandboxMode?: string,
+  ) {}
+
+  /** Where the command would run: in the thread's sandbox, or with the user's full access. */
+  private sandboxLabel(): string | undefined {
+    const request = this.request;
+    if (request.kind !== 'exec') return undefined;
+    if (request.retry_without_sandbox || request.sandboxed === false) return 'none (full access)';
+    return this.sandboxMode;
+  }
 
   get command(): string {
     return this.request.kind === 'exec' ? commandLine(this.request.command) : '';
   }
 
   choices(): Choice[] {
-    const prefix = this.request.kind === 'exec' ? commandLine(this.request.proposed_prefix ?? this.request.command) : '';
+    const request = this.request;
+    if (request.kind === 'mcp_tool_call') {
+      return [
+        { key: 'y', label: 'Yes, call it once', answer: 'approve' },
+        ...(request.allow_session ? [{ key: 'a', label: `Yes, and don't ask again for ${request.tool} this session`, answer: 'approve_for_session' as const }] : []),
+        ...(request.allow_always ? [{ key: 'p', label: `Yes, and never ask again for ${request.tool} (saved in config.toml)`, answer: 'approve_always' as const }] : []),
+        { key: 'n', label: 'No, and tell the model what to do instead', answer: 'deny' },
+        { key: 's', label: 'No, and stop the turn (Esc)', answer: 'abort' },
+      ];
+    }
+    if (request.kind === 'mcp_elicitation') {
+      // The TUI has no form editor yet: the server's question can be declined, or the turn stopped.
+      return [
+        { key: 'n', label: 'Decline (the server is told)', answer: 'deny' },
+        { key: 's', label: 'Decline and stop the turn (Esc)', answer: 'abort' },
+      ];
+    }
+    const prefix = request.kind === 'exec' ? commandLine(request.proposed_prefix ?? request.command) : '';
     return [
       { key: 'y', label: this.request.kind === 'exec' ? 'Yes, run it once' : 'Yes, apply this change', answer: 'approve' },
       {
@@ -111,17 +140,47 @@ export class ApprovalModal {
   render(width: number, maxRows: number): { lines: Line[]; cursor?: { row: number; col: number } } {
     const request = this.request;
     const bar: Line = [{ text: '│ ', style: theme.warning }];
-    const title: Line = [{ text: '▌ ', style: theme.warning }, { text: request.kind === 'exec' ? 'Run this command?' : 'Apply this change?', style: { ...theme.warning, bold: true } }];
+    const retry = request.kind === 'exec' && request.retry_without_sandbox;
+    const question =
+      request.kind === 'file_change'
+        ? 'Apply this change?'
+        : request.kind === 'mcp_tool_call'
+          ? `Call ${request.server}'s tool ${request.tool}?`
+          : request.kind === 'mcp_elicitation'
+            ? `${request.server} asks a question`
+            : retry
+              ? 'Run it again outside the sandbox?'
+              : request.sandboxed === false
+                ? 'Run this command outside the sandbox?'
+                : 'Run this command?';
+    const title: Line = [{ text: '▌ ', style: theme.warning }, { text: question, style: { ...theme.warning, bold: true } }];
     const details: Line[] = [];
     if (request.kind === 'exec') {
+      if (retry) {
+        const blocked = request.sandbox_denial ? `: ${sanitize(request.sandbox_denial)}` : '';
+        details.push(...wrap([{ text: `The sandbox blocked it${blocked}`, style: theme.warning }], { width, mode: 'live', first: bar, rest: bar }));
+      }
       details.push(...wrap([{ text: '$ ', style: theme.dim }, { text: sanitize(this.command), style: theme.bold }], { width, mode: 'live', first: bar, rest: [...bar, { text: '  ' }] }));
-      details.push(truncateLine([...bar, { text: 'in ', style: theme.dim }, { text: request.cwd }, ...(request.sandbox ? [{ text: '  sandbox ', style: theme.dim }, { text: request.sandbox }] : [])], width));
-    } else {
+      const sandbox = this.sandboxLabel();
+      details.push(truncateLine([...bar, { text: 'in ', style: theme.dim }, { text: request.cwd }, ...(sandbox ? [{ text: '  sandbox ', style: theme.dim }, { text: sandbox }] : [])], width));
+    } else if (request.kind === 'file_change') {
       for (const path of request.paths) details.push(truncateLine([...bar, { text: 'edit ', style: theme.dim }, { text: path, style: theme.bold }], width));
+    } else if (request.kind === 'mcp_tool_call') {
+      details.push(...wrap([{ text: 'arguments ', style: theme.dim }, { text: sanitize(JSON.stringify(request.arguments ?? {})) }], { width, mode: 'live', first: bar, rest: bar }));
+    } else {
+      details.push(...wrap([{ text: sanitize(request.message) }], { width, mode: 'live', first: bar, rest: bar }));
+      if (request.url) details.push(truncateLine([...bar, { text: 'url ', style: theme.dim }, { text: request.url }], width));
     }
-    if (request.reason) details.push(...wrap([{ text: sanitize(request.reason), style: theme.italicDim }], { width, mode: 'live', first: bar, rest: bar }));
-    const diffText = request.kind === 'file_change' ? request.diff ?? request.changes?.map((change) => change.diff).filter((text) => text !== '').join('\n') : undefined;
-    const diff = diffText ? renderDiff(diffText, { width: width - 2, mode: 'live' }).map((line) => truncateLine([...bar, ...line], width)) : [];
+    if ('reason' in request && request.reason) details.push(...wrap([{ text: sanitize(request.reason), style: theme.italicDim }], { width, mode: 'live', first: bar, rest: bar }));
+    const diff: Line[] = [];
+    if (request.kind === 'file_change') {
+      const shown = request.changes.filter((change) => change.diff !== '');
+      for (const change of shown) {
+        // With several files, each diff is headed by its path (the diffs carry no file headers).
+        if (shown.length > 1) diff.push(truncateLine([...bar, { text: change.move_to ? `${change.path} → ${change.move_to}` : change.path, style: theme.bold }], width));
+        diff.push(...renderDiff(change.diff, { width: width - 2, mode: 'live' }).map((line) => truncateLine([...bar, ...line], width)));
+      }
+    }
 
     const choices = this.choices();
     const options: Line[] = choices.map((choice, index) => {

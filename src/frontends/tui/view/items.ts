@@ -1,7 +1,7 @@
 // How each finished item looks in the transcript. `compact` is the scrollback's view (long
 // outputs and diffs collapsed); the pager (Ctrl+T) renders the same items expanded.
 import { basename } from 'node:path';
-import type { SessionItem } from '../session-port.js';
+import type { ThreadItem } from '../../../protocol/index.js';
 import { sanitize, type Line, type Span, type Style } from '../text/styled.js';
 import { truncateLine, wrap, type WrapMode } from '../text/wrap.js';
 import { diffStats, renderDiff } from './diff.js';
@@ -74,7 +74,7 @@ function gutterWidth(gutter: Line): number {
   return gutter.reduce((sum, part) => sum + part.text.length, 0);
 }
 
-export function renderItem(item: SessionItem, context: ItemContext): Line[] {
+export function renderItem(item: ThreadItem, context: ItemContext): Line[] {
   switch (item.type) {
     case 'user_message':
       return renderUserMessage(item.text, item.images, context);
@@ -114,6 +114,7 @@ export function renderItem(item: SessionItem, context: ItemContext): Line[] {
           } else out.push(...lines);
         }
       }
+      if (failed && item.error) out.push(...paragraph(item.error.message, context, [{ text: '  └ ', style: theme.dim }], [{ text: '    ' }], theme.error));
       return out;
     }
     case 'file_tool': {

@@ -1,11 +1,24 @@
 // The status line: model, harness, effort, sandbox and approvals, context left, tokens used and
 // the thread's name. On a narrow terminal the least important parts go first.
 import type { TokenUsage } from '../../../protocol/index.js';
-import type { SessionInfo } from '../session-port.js';
 import type { Line, Span } from '../text/styled.js';
 import { lineWidth } from '../text/styled.js';
 import { truncateLine } from '../text/wrap.js';
 import { theme } from './theme.js';
+
+/** What the status line shows, gathered from the session's events; every field optional. */
+export interface SessionInfo {
+  thread_id?: string;
+  thread_name?: string;
+  model?: string;
+  harness?: string;
+  reasoning_effort?: string;
+  sandbox?: string;
+  approval_policy?: string;
+  cwd?: string;
+  /** The model's context window in tokens, for "context left". */
+  context_window?: number;
+}
 
 export interface StatusInput {
   info: SessionInfo;
@@ -35,9 +48,10 @@ export function renderStatusLine(input: StatusInput, width: number): Line {
   const left = contextLeftPercent(info.context_window, input.last);
   if (left !== undefined) parts.push({ rank: 1, spans: [{ text: `${left}% context left`, style: left < 15 ? theme.warning : theme.dim }] });
   if (info.sandbox || info.approval_policy) parts.push({ rank: 2, spans: [{ text: [info.sandbox, info.approval_policy].filter(Boolean).join(' · '), style: theme.dim }] });
-  if (info.harness) parts.push({ rank: 3, spans: [{ text: info.harness, style: theme.dim }] });
-  if (input.total) parts.push({ rank: 4, spans: [{ text: `${formatTokens(input.total.input_tokens + input.total.output_tokens)} tokens`, style: theme.dim }] });
-  if (info.thread_name) parts.push({ rank: 5, spans: [{ text: info.thread_name, style: theme.accent }] });
+  if (info.harness) parts.push({ rank: 4, spans: [{ text: info.harness, style: theme.dim }] });
+  if (input.total) parts.push({ rank: 5, spans: [{ text: `${formatTokens(input.total.input_tokens + input.total.output_tokens)} tokens`, style: theme.dim }] });
+  // The name says which thread this is: it outranks the harness and the token count.
+  if (info.thread_name) parts.push({ rank: 3, spans: [{ text: info.thread_name, style: theme.accent }] });
 
   const separator: Span = { text: ' · ', style: theme.dim };
   const kept = new Set<number>();

@@ -1,6 +1,6 @@
 // A SessionPort for tests: records every call, and plays the events a test emits. `drained()`
 // resolves once the TUI has taken every emitted event and waits for more.
-import type { UserInput } from '../../../../src/protocol/index.js';
+import type { ExecApprovalRequest, ThreadSettingsView, UserInput } from '../../../../src/protocol/index.js';
 import type { ApprovalAnswer, CommandResult, SessionEvent, SessionPort, SlashCommandSpec } from '../../../../src/frontends/tui/session-port.js';
 
 export type PortCall =
@@ -110,4 +110,20 @@ export class FakePort implements SessionPort {
   callsOf<M extends PortCall['method']>(method: M): Extract<PortCall, { method: M }>[] {
     return this.calls.filter((call): call is Extract<PortCall, { method: M }> => call.method === method);
   }
+}
+
+/** The settings event the engine sends, with these fields changed. */
+export function settingsUpdated(fields: Partial<ThreadSettingsView> = {}): SessionEvent {
+  return {
+    type: 'thread.settings_updated',
+    settings: { cwd: '/srv/app', model: 'gpt-5.5', model_provider: 'openai', harness: 'codex', approval_policy: 'on-request', sandbox_mode: 'workspace-write', yolo: false, ...fields },
+  };
+}
+
+/** A command approval request as the engine sends it (inside the sandbox unless told otherwise). */
+export function execApproval(fields: Omit<Partial<ExecApprovalRequest>, 'kind'> & { id: string; command: string[]; cwd: string }): SessionEvent {
+  return {
+    type: 'approval.requested',
+    request: { kind: 'exec', item_id: `item-${fields.id}`, command_text: fields.command.join(' '), sandboxed: true, retry_without_sandbox: false, ...fields },
+  };
 }
