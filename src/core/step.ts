@@ -84,7 +84,7 @@ export async function runStep(
           if (text !== '') hooks.emit('completed', { id, type: 'reasoning', text });
         } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
           const spec = tools.get(item.name);
-          const ctx = hooks.toolContext();
+          const ctx = { ...hooks.toolContext(), callId: item.call_id };
           const result = gate.run(spec?.parallelSafe ?? false, () => routeToolCall(tools, item, ctx));
           pending.push({ call: item, result });
         }

@@ -37,6 +37,14 @@ export interface McpManagerOptions {
    * overlaps rig's. start() then finds them running.
    */
   prelaunch?: boolean;
+  /**
+   * Begin every server's start (initialize, first tools/list) as soon as the manager exists, not
+   * when start() is called: the owner's own set-up then runs while the servers answer. start()
+   * joins the starts already running. Use with `onEvent`, or the first status events are missed.
+   */
+  startNow?: boolean;
+  /** A listener attached before anything starts (see onEvent). */
+  onEvent?: (event: McpEvent) => void;
 }
 
 export interface McpStartupSummary {
@@ -61,12 +69,15 @@ export class McpConnectionManager {
   private readonly connections = new Map<string, McpServerConnection>();
   private readonly listeners = new Set<(event: McpEvent) => void>();
   private closing: Promise<void> | undefined;
+  /** Starts begun at creation (startNow): start() waits for these rather than starting again. */
+  private readonly early = new Map<string, Promise<void>>();
 
   private constructor(
     private readonly options: McpManagerOptions,
     ctx: Omit<ConnectionContext, 'emit'> | undefined,
     prelaunched: ReadonlyMap<string, StdioProcessTransport> = new Map(),
   ) {
+    if (options.onEvent) this.listeners.add(options.onEvent);
     if (!ctx) return;
     for (const [name, server] of Object.entries(options.servers)) {
       if (!server.enabled) continue;
@@ -95,7 +106,7 @@ export class McpConnectionManager {
       await Promise.all([...prelaunched.values()].map((t) => t.close()));
       throw error;
     }
-    return new McpConnectionManager(
+    const manager = new McpConnectionManager(
       options,
       {
         sdk,
@@ -108,6 +119,8 @@ export class McpConnectionManager {
       },
       prelaunched,
     );
+    if (options.startNow) for (const connection of manager.connections.values()) manager.early.set(connection.name, connection.start());
+    return manager;
   }
 
   /** Listens to status, tool-list and progress events; returns the unsubscribe. */
@@ -128,7 +141,8 @@ export class McpConnectionManager {
    */
   async start(): Promise<McpStartupSummary> {
     const graceMs = this.options.optionalStartupGraceMs ?? DEFAULT_OPTIONAL_STARTUP_GRACE_MS;
-    const starts = [...this.connections.values()].map((c) => ({ c, done: c.start() }));
+    const starts = [...this.connections.values()].map((c) => ({ c, done: this.early.get(c.name) ?? c.start() }));
+    this.early.clear();
     const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.all(starts.map(({ c, done }) => (c.config.required ? done : Promise.race([done, grace]))));
     const required = starts.filter(({ c }) => c.config.required && c.status === 'failed');

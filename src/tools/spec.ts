@@ -111,6 +111,8 @@ export interface ToolContext {
   /** Emit a thread item (started/updated/completed) for front ends. */
   emitItem(phase: 'started' | 'updated' | 'completed', item: ThreadItem): void;
   newItemId(): string;
+  /** The model's id of the call being handled (items that record it pair with the call by it). */
+  callId?: string;
 }
 
 export interface ToolSpec {

@@ -125,6 +125,7 @@ describe('rig exec human output and rollouts', () => {
     const records = fs.readFileSync(path.join(sessions, files[0]!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; payload: Record<string, unknown> });
     const end = records.find((r) => r.type === 'event_msg' && r.payload['type'] === 'mcp_tool_call_end');
     expect(end?.payload).toMatchObject({
+      call_id: 'call_ls',
       invocation: { server: 'files', tool: 'list_directory', arguments: { path: repo } },
       duration: { secs: expect.any(Number), nanos: expect.any(Number) },
       status: 'completed',

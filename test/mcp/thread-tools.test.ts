@@ -115,8 +115,10 @@ describe('MCP tools in threads', () => {
       toml: [fixture('good', 'required = true'), fixture('bad', undefined, { FIXTURE_FAIL_START: 'no token' })].join('\n'),
       steps: [say('hi')],
     });
+    const failing = t.next('mcp.server_status', (e) => e.server === 'bad' && e.status === 'failed');
     await t.thread.startTurn({ text: 'hi' }).done;
-    const failed = t.events().find((e) => e.type === 'mcp.server_status' && e.server === 'bad' && e.status === 'failed');
+    // It may still be failing when the grace ends (a loaded machine): its event comes when it does.
+    const failed = t.events().find((e) => e.type === 'mcp.server_status' && e.server === 'bad' && e.status === 'failed') ?? (await failing);
     expect(failed).toMatchObject({ required: false, error: expect.stringContaining('no token') });
     expect(toolNames(t.client.requests[0])).toContain('mcp__good__echo');
     expect(toolNames(t.client.requests[0]).some((n) => n.startsWith('mcp__bad__'))).toBe(false);

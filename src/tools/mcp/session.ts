@@ -77,6 +77,9 @@ export class ThreadMcp {
       ...(options.optionalStartupGraceMs !== undefined ? { optionalStartupGraceMs: options.optionalStartupGraceMs } : {}),
       ...(options.restartBackoff ? { restartBackoff: options.restartBackoff } : {}),
       onElicitation: (request, signal) => this.elicit(request, signal),
+      // initialize goes out while the engine builds the rest of the thread.
+      startNow: true,
+      onEvent: (event) => this.onManagerEvent(event),
       ...(scope
         ? {
             processHooks: {
@@ -89,7 +92,6 @@ export class ThreadMcp {
     this.creating.catch(() => undefined);
     this.started = creating.then(async (manager) => {
       this.manager = manager;
-      manager.onEvent((event) => this.onManagerEvent(event));
       if (this.closed) {
         await manager.close();
         return { ready: [], failed: [], pending: [] };

@@ -95,7 +95,7 @@ export class McpToolSet {
         const call = ctx.caps.callMcp;
         if (!call) return { output: `MCP tool ${name} cannot be called here: this thread has no MCP client`, success: false };
         const argumentsObject = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-        return call({ server: info.server, tool: info.name, arguments: argumentsObject, modelName: name });
+        return call({ server: info.server, tool: info.name, arguments: argumentsObject, modelName: name, ...(ctx.callId ? { callId: ctx.callId } : {}) });
       },
     };
   }

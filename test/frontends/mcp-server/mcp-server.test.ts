@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { REPO_ROOT, RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -27,7 +27,7 @@ afterAll(async () => {
   removeDir(home);
 });
 
-async function connect(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) {
+async function connect(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }, rigHome = home) {
   const client = new Client({ name: 'rig-test-host', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   const asked: string[] = [];
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -38,7 +38,7 @@ async function connect(answer: (message: string) => { action: 'accept' | 'declin
     command: process.execPath,
     args: [RIG_BIN, 'mcp-server'],
     cwd: repo,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-mock-secret-0123456789' },
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: rigHome, RIG_HOME: rigHome, MOCK_API_KEY: 'sk-mock-secret-0123456789' },
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -109,6 +109,26 @@ describe('rig mcp-server', () => {
       expect(JSON.stringify(bad.content)).toContain('threadId is required');
     } finally {
       await client.close();
+    }
+  });
+
+  test("a question from one of the session's own MCP servers reaches the client as its form", async () => {
+    const fixture = path.join(REPO_ROOT, 'test', 'mcp', 'fixtures', 'fixture-server.mjs');
+    const withServer = tempRigHome({
+      url: mock.url,
+      extra: ['[mcp_servers.fx]', `command = ${JSON.stringify(process.execPath)}`, `args = ${JSON.stringify([fixture])}`, 'required = true', 'default_tools_approval_mode = "approve"'].join('\n'),
+    });
+    const { client, asked } = await connect((message) => (message.includes('Which colour?') ? { action: 'accept', content: { colour: 'red' } } : { action: 'cancel' }), withServer);
+    try {
+      mock.enqueue({ toolCalls: [{ id: 'call_ask', name: 'mcp__fx__ask', arguments: {} }] }, { text: 'Red it is.' });
+      const before = mock.requests.length;
+      const result = await client.callTool({ name: 'rig', arguments: { prompt: 'ask me', harness: 'native' } });
+      expect(result.structuredContent).toMatchObject({ content: 'Red it is.' });
+      expect(asked).toEqual(['fx asks: Which colour?']);
+      expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain(JSON.stringify(JSON.stringify({ action: 'accept', content: { colour: 'red' } })).slice(1, -1));
+    } finally {
+      await client.close();
+      removeDir(withServer);
     }
   });
 });
