@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { REPO_ROOT, removeDir, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith } from '../exec/helpers.js';
-import { codexProtocol, conformanceProblems, spawnAppServer } from './support.js';
+import { codexProtocol, conformanceProblems, removeCodexProtocol, spawnAppServer } from './support.js';
 
 const CLIENT = join(REPO_ROOT, 'test', 'frontends', 'app-server', 'typed', 'client.ts');
 
@@ -39,6 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  removeCodexProtocol();
   await mock.close();
   for (const dir of [repo, home, checkDir]) removeDir(dir);
 });
