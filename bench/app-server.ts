@@ -25,30 +25,41 @@ async function startThread(peer: Peer): Promise<string> {
   return ((response['result'] as Json)['thread'] as Json)['id'] as string;
 }
 
-/** turn/start written -> the model request arrives, on a server that has run a turn already. */
-async function appServerTurnToRequest(env: BenchEnv, mock: MockProvider, runs: number): Promise<number> {
+/**
+ * turn/start written -> the model request arrives, on a server that has run a turn already: on
+ * that same thread (`warm`), and as the first turn of a thread just started (`fresh`).
+ */
+async function appServerTurnToRequest(env: BenchEnv, mock: MockProvider, runs: number): Promise<{ warm: number; fresh: number }> {
   const home = env.mockHome(mock.url);
   const peer = spawnAppServer({ cwd: env.repo, home });
   try {
     await initialize(peer);
     const threadId = await startThread(peer);
-    const times: number[] = [];
-    for (let i = 0; i <= runs; i++) {
-      mock.enqueue({ text: 'ok' });
-      const arrived = mock.waitForRequest(mock.requests.length + 1, 30_000).then(() => performance.now());
-      const from = peer.received.length;
-      const startedAt = performance.now();
-      const response = await peer.request('turn/start', { threadId, input: text('say ok') });
-      if ('error' in response) throw new Error(`turn/start failed: ${JSON.stringify(response['error'])}`);
-      const at = await arrived;
-      await peer.next((message) => message['method'] === 'turn/completed', from);
-      // Turn 0 warms the server and is not counted.
-      if (i > 0) times.push(at - startedAt);
-    }
-    return median(times);
+    const warm = await turnsToRequest(peer, mock, runs, async () => threadId);
+    const fresh = await turnsToRequest(peer, mock, runs, () => startThread(peer));
+    return { warm, fresh };
   } finally {
     await peer.close();
   }
+}
+
+/** Median time from writing turn/start to the model request, over `runs` turns after one uncounted. */
+async function turnsToRequest(peer: Peer, mock: MockProvider, runs: number, thread: () => Promise<string>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const threadId = await thread();
+    mock.enqueue({ text: 'ok' });
+    const arrived = mock.waitForRequest(mock.requests.length + 1, 30_000).then(() => performance.now());
+    const from = peer.received.length;
+    const startedAt = performance.now();
+    const response = await peer.request('turn/start', { threadId, input: text('say ok') });
+    if ('error' in response) throw new Error(`turn/start failed: ${JSON.stringify(response['error'])}`);
+    const at = await arrived;
+    await peer.next((message) => message['method'] === 'turn/completed', from);
+    // Turn 0 warms the server and is not counted.
+    if (i > 0) times.push(at - startedAt);
+  }
+  return median(times);
 }
 
 /** `rig exec --json`: its `turn.started` line on stdout -> the model request arrives. */
@@ -94,11 +105,13 @@ async function memoryPerIdleThread(env: BenchEnv, mock: MockProvider, threads = 
 export async function benchAppServer(env: BenchEnv, runs: number): Promise<Metric[]> {
   const mock = await startMockProvider();
   try {
-    const appServerMs = await appServerTurnToRequest(env, mock, runs);
+    const appServer = await appServerTurnToRequest(env, mock, runs);
+    const appServerMs = appServer.warm;
     const execMs = await execTurnToRequest(env, mock, runs);
     const memory = await memoryPerIdleThread(env, mock);
     return [
       { key: 'app_server.turn_to_request_ms', label: 'app-server turn/start -> model request (warm)', value: appServerMs, unit: 'ms' },
+      { key: 'app_server.fresh_thread_turn_to_request_ms', label: "app-server turn/start -> request, a new thread's first turn", value: appServer.fresh, unit: 'ms' },
       { key: 'app_server.exec_turn_to_request_ms', label: '`rig exec --json` turn.started -> model request', value: execMs, unit: 'ms' },
       { key: 'app_server.turn_to_request_vs_exec_ms', label: 'app-server turn/start -> request, minus rig exec', value: appServerMs - execMs, unit: 'ms', target: 5 },
       {

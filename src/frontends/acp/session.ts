@@ -20,6 +20,9 @@ const OPTIONS: (PermissionOption & { decision: ApprovalDecision })[] = [
   { optionId: 'deny', name: 'Reject', kind: 'reject_once', decision: 'deny' },
 ];
 
+/** Characters of a running command's output sent while it runs. */
+const STREAMED_OUTPUT_LIMIT = 16_000;
+
 function planEntries(items: readonly TodoEntry[]) {
   let current = false;
   return items.map((entry) => {
@@ -37,6 +40,8 @@ export class AcpSession {
   private readonly streamed = new Set<string>();
   /** A file change's diffs, taken before it applied. */
   private readonly diffs = new Map<string, ToolCallContent[]>();
+  /** A running command's output so far (ACP replaces a tool call's content with each update). */
+  private readonly output = new Map<string, string>();
   /** Updates go out one after another, in event order. */
   private queue: Promise<void> = Promise.resolve();
   prompting = false;
@@ -74,6 +79,15 @@ export class AcpSession {
         this.streamed.add(event.item_id);
         this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.delta }, messageId: event.item_id });
         return;
+      case 'item.command_execution.output_delta': {
+        const sofar = (this.output.get(event.item_id) ?? '') + event.delta;
+        this.output.set(event.item_id, sofar);
+        // Each update carries all of it, so a long output streams only its start; the rest comes with the end.
+        if (this.announced.has(event.item_id) && sofar.length <= STREAMED_OUTPUT_LIMIT) {
+          this.send({ sessionUpdate: 'tool_call_update', toolCallId: event.item_id, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: sofar } }] });
+        }
+        return;
+      }
       case 'item.started':
       case 'item.updated':
       case 'item.completed':
@@ -107,6 +121,7 @@ export class AcpSession {
     if (phase === 'item.completed') {
       this.send({ sessionUpdate: 'tool_call_update', ...toolCallEnd(item, this.cwd, this.diffs.get(item.id)) });
       this.diffs.delete(item.id);
+      this.output.delete(item.id);
     }
   }
 

@@ -190,6 +190,12 @@ describe('rig acp', () => {
       expect(await agent.request('session/set_mode', { sessionId: created.sessionId, modeId: 'auto' })).toEqual({});
       const prompt = agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'sleep' }] });
       await waitUntil(() => membersOf(processGroupsWith(marker)).length > 0, 10_000, 'the command to start');
+      // The running command's output streams into its tool call.
+      await waitUntil(
+        () => recorder.updates.some((n) => n.update.sessionUpdate === 'tool_call_update' && n.update.status === 'in_progress' && JSON.stringify(n.update.content).includes('ready')),
+        10_000,
+        "the command's output",
+      );
       const groups = processGroupsWith(marker);
       await agent.notify('session/cancel', { sessionId: created.sessionId });
       const answer = await prompt;

@@ -5,10 +5,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, runRig, tempDir } from '../../support/workspace.js';
-import { codexProtocol } from './support.js';
+import { codexProtocol, removeCodexProtocol } from './support.js';
 
 const out = tempDir('as-generate');
-afterAll(() => removeDir(out));
+afterAll(() => {
+  removeDir(out);
+  removeCodexProtocol();
+});
 
 interface Branch {
   properties: { method: { enum?: string[]; const?: string } };

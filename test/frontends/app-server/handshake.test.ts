@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { CodexValidator, codexProtocol, conformanceProblems, initialize, resultOf, spawnAppServer, type Peer } from './support.js';
+import { CodexValidator, codexProtocol, conformanceProblems, initialize, removeCodexProtocol, resultOf, spawnAppServer, type Peer } from './support.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -26,6 +26,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  removeCodexProtocol();
   await mock.close();
   removeDir(repo);
   removeDir(home);

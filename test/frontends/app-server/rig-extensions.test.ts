@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { conformanceProblems, initialize, resultOf, spawnAppServer, text, type Peer } from './support.js';
+import { conformanceProblems, initialize, removeCodexProtocol, resultOf, spawnAppServer, text, type Peer } from './support.js';
 
 type Json = Record<string, unknown>;
 interface RigInfo {
@@ -33,6 +33,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  removeCodexProtocol();
   await mock.close();
   removeDir(repo);
   removeDir(home);

@@ -1,13 +1,13 @@
 // Helpers for the `rig app-server` protocol tests: the real binary as a JSON-line peer, and the
 // protocol as the installed Codex generates it (JSON Schema and TypeScript, into a temp dir at
-// test time; nothing of it is kept in the repository), with an ajv validator for every message
-// rig sends.
+// test time, removed by each test file's afterAll; nothing of it is kept in the repository), with
+// an ajv validator for every message rig sends.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { REPO_ROOT, RIG_BIN, tempDir } from '../../support/workspace.js';
+import { REPO_ROOT, RIG_BIN, removeDir, tempDir } from '../../support/workspace.js';
 
 /** The platform binary the `@openai/codex` dev dependency installs. */
 export function codexBinary(): string {
@@ -23,24 +23,44 @@ export function codexBinary(): string {
 }
 
 export interface CodexProtocol {
-  dir: string;
-  schemaDir: string;
-  tsDir: string;
+  readonly schemaDir: string;
+  readonly tsDir: string;
 }
 
-let generated: CodexProtocol | undefined;
+let generated: { dir: string; schema?: string; ts?: string } | undefined;
+let validator: CodexValidator | undefined;
 
-/** Codex's own protocol files, generated once per test process with a throwaway CODEX_HOME. */
-export function codexProtocol(): CodexProtocol {
-  if (generated) return generated;
-  const dir = tempDir('codex-protocol');
+function generate(what: 'generate-json-schema' | 'generate-ts', name: 'schema' | 'ts'): string {
+  if (!generated) {
+    generated = { dir: tempDir('codex-protocol') };
+  }
+  const known = generated[name];
+  if (known) return known;
+  const dir = generated.dir;
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, CODEX_HOME: join(dir, 'codex-home') };
-  mkdirSync(env.CODEX_HOME);
-  const bin = codexBinary();
-  execFileSync(bin, ['app-server', 'generate-json-schema', '--out', join(dir, 'schema')], { env, stdio: 'ignore' });
-  execFileSync(bin, ['app-server', 'generate-ts', '--out', join(dir, 'ts')], { env, stdio: 'ignore' });
-  generated = { dir, schemaDir: join(dir, 'schema'), tsDir: join(dir, 'ts') };
-  return generated;
+  mkdirSync(env.CODEX_HOME, { recursive: true });
+  execFileSync(codexBinary(), ['app-server', what, '--out', join(dir, name)], { env, stdio: 'ignore' });
+  generated[name] = join(dir, name);
+  return join(dir, name);
+}
+
+/** Removes the generated files (several MB); call from the test file's afterAll. */
+export function removeCodexProtocol(): void {
+  if (generated) removeDir(generated.dir);
+  generated = undefined;
+  validator = undefined;
+}
+
+/** Codex's own protocol files, generated (each once per test file) with a throwaway CODEX_HOME. */
+export function codexProtocol(): CodexProtocol {
+  return {
+    get schemaDir() {
+      return generate('generate-json-schema', 'schema');
+    },
+    get tsDir() {
+      return generate('generate-ts', 'ts');
+    },
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -179,7 +199,6 @@ export async function initialize(peer: Peer): Promise<Json> {
   return response;
 }
 
-let validator: CodexValidator | undefined;
 
 /** Every problem Codex's schema finds with what this server sent so far. */
 export function conformanceProblems(peer: Peer): string[] {

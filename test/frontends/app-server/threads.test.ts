@@ -3,11 +3,11 @@
 // disconnects mid-turn leaving the thread interrupted, saved and loadable. Every message rig sends
 // is checked against Codex's generated JSON Schema.
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
-import { conformanceProblems, initialize, resultOf, spawnAppServer, text, type Peer } from './support.js';
+import { conformanceProblems, initialize, removeCodexProtocol, resultOf, spawnAppServer, text, type Peer } from './support.js';
 
 type Json = Record<string, unknown>;
 interface ThreadView {
@@ -40,6 +40,8 @@ afterEach(async () => {
   removeDir(repo);
   removeDir(home);
 });
+
+afterAll(() => removeCodexProtocol());
 
 async function serve(): Promise<Peer> {
   const peer = spawnAppServer({ cwd: repo, home, args: ['-c', 'harness="native"'] });

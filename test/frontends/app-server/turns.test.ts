@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
-import { conformanceProblems, initialize, resultOf, spawnAppServer, text, type Peer } from './support.js';
+import { conformanceProblems, initialize, removeCodexProtocol, resultOf, spawnAppServer, text, type Peer } from './support.js';
 
 type Json = Record<string, unknown>;
 
@@ -30,6 +30,7 @@ afterEach(async () => {
 });
 
 afterAll(() => {
+  removeCodexProtocol();
   for (const dir of dirs) removeDir(dir);
 });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { REPO_ROOT, removeDir, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith } from '../exec/helpers.js';
-import { codexProtocol, spawnAppServer } from './support.js';
+import { codexProtocol, conformanceProblems, removeCodexProtocol, spawnAppServer } from './support.js';
 
 const CLIENT = join(REPO_ROOT, 'test', 'frontends', 'app-server', 'typed', 'client.ts');
 
@@ -19,7 +19,7 @@ const CLIENT = join(REPO_ROOT, 'test', 'frontends', 'app-server', 'typed', 'clie
  * at test time, so the repository's own tsc must not follow an import of it.
  */
 interface TypedClientModule {
-  TypedAppServerClient: new (output: NodeJS.WritableStream, input: NodeJS.ReadableStream) => object;
+  TypedAppServerClient: new (output: NodeJS.WritableStream, input: NodeJS.ReadableStream) => { methods: Map<string | number, string> };
   driveSession(
     client: object,
     hooks: { afterSteer(): void },
@@ -39,6 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  removeCodexProtocol();
   await mock.close();
   for (const dir of [repo, home, checkDir]) removeDir(dir);
 });
@@ -111,5 +112,9 @@ describe("a client typed with Codex's generated TypeScript", () => {
     expect(report.forkTurnCount).toBe(3);
     expect(mock.remaining()).toBe(0);
     expect(await server.close()).toBe(0);
+    // Everything rig sent this client is what Codex's schema allows.
+    for (const [id, method] of client.methods) server.noteRequest(id, method);
+    expect(server.received.length).toBeGreaterThan(20);
+    expect(conformanceProblems(server)).toEqual([]);
   });
 });

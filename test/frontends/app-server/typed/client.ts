@@ -46,6 +46,8 @@ export class TypedAppServerClient {
   private readonly pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   private readonly listeners = new Set<(message: ServerNotification) => void>();
   readonly notifications: ServerNotification[] = [];
+  /** The method of every request sent, by id (so a test can check the responses against Codex's schema). */
+  readonly methods = new Map<RequestId, Method>();
   /** How server requests (approvals) are answered. */
   onServerRequest: (request: ServerRequest) => ApprovalAnswer = () => ({ decision: 'decline' });
 
@@ -58,6 +60,7 @@ export class TypedAppServerClient {
 
   request<M extends Method>(method: M, params: ParamsOf<M>): Promise<Responses[M]> {
     const id = this.nextId++;
+    this.methods.set(id, method);
     const message = { id, method, params } as Extract<ClientRequest, { method: M }>;
     return new Promise<Responses[M]>((resolve, reject) => {
       this.pending.set(id, { resolve: (result) => resolve(result as Responses[M]), reject });
