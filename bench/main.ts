@@ -2,7 +2,7 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, tui-session, eval, checkpoints, app-server), --strict
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, tui-session, eval, checkpoints, app-server, agents), --strict
 //   (exit 1 when a target is missed).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
@@ -26,7 +26,7 @@ import { benchEval } from './eval.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'tui-session', 'eval', 'checkpoints', 'app-server'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'tui-session', 'eval', 'checkpoints', 'app-server', 'agents'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -86,6 +86,9 @@ const KNOWN: Record<string, { label: string; target?: number }> = {
   'mcp.benchMcpCallOverhead.pipelineOverheadMs': { label: 'MCP: thread call overhead beyond the server (orchestrator included)', target: 2 },
   'sandbox.benchPolicyScan.scan10kMs': { label: 'sandbox policy with the start-up walk, 10,000-file tree', target: 50 },
   'sandbox.benchPolicyScan.noScanMs': { label: 'sandbox policy without the walk' },
+  'agents.benchAgentSpawn.spawnToFirstRequestMs': { label: "sub-agents: spawn_agent -> the child's first model request", target: 30 },
+  'agents.benchAgentsParallel.eightChildrenMs': { label: 'sub-agents: 8 children in parallel, each a sandboxed command (wall)' },
+  'agents.benchAgentsParallel.errorCount': { label: 'sub-agents: errors among those 8 children', target: 0 },
 };
 
 function withKnownTargets(metrics: Metric[]): Metric[] {
@@ -176,6 +179,10 @@ async function main(): Promise<number> {
     if (options.only.has('app-server')) {
       log('app-server: turn/start -> first model request (warm) vs rig exec, memory per idle thread with 50 threads...');
       metrics.push(...(await benchAppServer(env, options.runs)));
+    }
+    if (options.only.has('agents')) {
+      log('agents: spawn -> child first request, 8 children in parallel...');
+      metrics.push(...(await runOptional('agents', ['benchAgentSpawn', 'benchAgentsParallel'], log)));
     }
     if (options.only.has('eval')) {
       log('eval: per-trial overhead beyond the agent, trials per minute for --parallel 1, 2, 4...');

@@ -14,7 +14,7 @@ rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 
 const entryPoints = { main: join(repo, 'bench', 'main.ts') };
-for (const optional of ['sessions', 'sandbox', 'mcp']) {
+for (const optional of ['sessions', 'sandbox', 'mcp', 'agents']) {
   const file = join(repo, 'bench', `${optional}.ts`);
   if (existsSync(file)) entryPoints[optional] = file;
 }

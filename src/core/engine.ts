@@ -347,6 +347,7 @@ export class Engine {
             cliVersion: rigVersion(),
             secrets,
             ...(source.atTurn ? { lastTurnId: source.atTurn } : {}),
+            ...(request.agent ? { meta: agentMeta(request.agent) } : {}),
           });
           recorder = new RolloutRecorder(forked.writer, seededHistory(rebuilt));
         }
@@ -366,7 +367,7 @@ export class Engine {
               originator: request.originator ?? env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE'] ?? 'rig',
               cli_version: rigVersion(),
               source: request.agent ? 'subagent' : this.options.source ?? 'cli',
-              ...(request.agent ? { parent_thread_id: request.agent.parentThreadId, agent_path: request.agent.path, agent_nickname: request.agent.nickname, ...(request.agent.role ? { agent_role: request.agent.role } : {}) } : {}),
+              ...(request.agent ? agentMeta(request.agent) : {}),
               model: built.model,
               model_provider: built.provider.id,
               harness: built.harness.profile.id,
@@ -391,6 +392,11 @@ export class Engine {
       canAskApproval: request.canAskApproval ?? true,
     });
     if (source?.kind === 'resume' && resumed?.totalUsage) thread.usage = resumed.totalUsage;
+    // A sub-agent forked from its parent's history still gets its role's instructions.
+    const roleInstructions = request.agent?.developerInstructions;
+    if (source?.kind === 'fork' && roleInstructions) {
+      thread.append({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: roleInstructions }] });
+    }
 
     const info: ThreadInfo = {
       id: threadId,
@@ -430,6 +436,17 @@ export class Engine {
     }
     return handle;
   }
+}
+
+/** What a sub-agent's rollout records about it (Codex's session_meta fields). */
+function agentMeta(link: AgentLink) {
+  return {
+    source: 'subagent',
+    parent_thread_id: link.parentThreadId,
+    agent_path: link.path,
+    agent_nickname: link.nickname,
+    ...(link.role ? { agent_role: link.role } : {}),
+  };
 }
 
 /**

@@ -5,7 +5,12 @@
 // refusal (ThreadHandle.answerApproval with feedback; the wording is the orchestrator's).
 
 /** A command or file change awaiting a person's answer, as these renderers need it. */
-export type ApprovalView =
+export type ApprovalView = ApprovalSubject & {
+  /** Set when a sub-agent asks: its task path (/root/implement_fix), shown first. */
+  agentPath?: string;
+};
+
+type ApprovalSubject =
   | {
       kind: 'exec';
       command: readonly string[];
@@ -87,6 +92,7 @@ export function kindLetter(kind: 'add' | 'delete' | 'update'): string {
 /** The question, with everything needed to answer it: the exact command, or each file's diff. */
 export function describeApproval(view: ApprovalView, options: FormatOptions): string {
   const lines: string[] = [];
+  if (view.agentPath) lines.push(`${bold(`Sub-agent ${view.agentPath}`, options.color)} asks:`);
   if (view.kind === 'exec') {
     if (view.unsandboxedRetry) {
       lines.push(`${bold('The command failed inside the sandbox', options.color)}: ${view.unsandboxedRetry.denial}`);

@@ -68,6 +68,8 @@ export interface ForkOptions {
   cliVersion?: string;
   secrets?: readonly string[];
   now?: Date;
+  /** Fields the fork's meta adds (a sub-agent's parent, path and role). */
+  meta?: Partial<Omit<SessionMeta, 'id' | 'timestamp'>>;
 }
 
 function cutRecords(records: readonly RolloutRecord[], options: ForkOptions): RolloutRecord[] {
@@ -111,6 +113,7 @@ export function forkRollout(options: ForkOptions): ResumedThread {
       ...sourceMeta,
       ...(options.cliVersion !== undefined ? { cli_version: options.cliVersion } : {}),
       forked_from_id: sourceId,
+      ...options.meta,
     },
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.now ? { now: options.now } : {}),

@@ -35,6 +35,12 @@ describe('describeApproval', () => {
     );
   });
 
+  test("a sub-agent's request names the agent first", () => {
+    expect(describeApproval({ kind: 'exec', command: ['touch', 'x'], cwd: '/srv/app', agentPath: '/root/implement_fix' }, { color: false })).toBe(
+      ['Sub-agent /root/implement_fix asks:', 'Run this command in /srv/app?', '  $ touch x'].join('\n'),
+    );
+  });
+
   test('an unsandboxed retry says so before it runs', () => {
     const text = describeApproval({ kind: 'exec', command: ['npm', 'install'], cwd: '/srv/app', unsandboxedRetry: { denial: 'EACCES: permission denied, mkdir /home/u/.npm' } }, { color: false });
     expect(text).toBe(

@@ -107,7 +107,14 @@ export class AgentsService {
     );
     for (const warning of safety.warnings) parentHandle.emitThreadEvent({ type: 'item.completed', item: { id: parentHandle.newItemId(), type: 'error', message: warning } });
     const base = caller.request;
-    const link: AgentLink = { parentThreadId: caller.threadId, path, nickname: segment, depth, ...(role ? { role: role.name } : {}) };
+    const link: AgentLink = {
+      parentThreadId: caller.threadId,
+      path,
+      nickname: segment,
+      depth,
+      ...(role ? { role: role.name } : {}),
+      ...(role?.developerInstructions !== undefined ? { developerInstructions: role.developerInstructions } : {}),
+    };
     const childRequest: ThreadStartRequest = {
       cwd: parent.cwd,
       ...(base.profile ? { profile: base.profile } : {}),
@@ -199,6 +206,10 @@ export class AgentsService {
 
   private async startChild(caller: AgentNode, request: ThreadStartRequest, forkTurns: 'none' | 'all' | number): Promise<ThreadHandle> {
     if (forkTurns === 'none') return this.host.startThread(request);
+    if (typeof forkTurns === 'number') {
+      // Forks copy a prefix of the history; the last N turns alone are not a thread of their own yet.
+      throw new AgentToolError(`fork_turns "${forkTurns}" (the last ${forkTurns} turns) is not supported by this version of rig; spawn with fork_turns "all" or "none"`);
+    }
     const parentHandle = this.handle(caller);
     if (!parentHandle.info.rolloutPath) {
       throw new AgentToolError('fork_turns needs the parent thread to be recorded (this session is ephemeral); spawn with fork_turns "none" and put what the agent needs in its message');

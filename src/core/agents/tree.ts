@@ -15,6 +15,8 @@ export interface AgentLink {
   nickname: string;
   role?: string;
   depth: number;
+  /** The role's developer instructions (a forked child gets them after the copied history). */
+  developerInstructions?: string;
 }
 
 export class AgentNode {

@@ -141,6 +141,12 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
         return phase === 'started' ? `${bold('search')} ${item.query}` : undefined;
       case 'reasoning':
         return phase === 'completed' && item.text.trim() !== '' ? dim(`thinking: ${item.text.trim()}`) : undefined;
+      case 'collab_agent_tool_call': {
+        if (phase !== 'completed') return undefined;
+        const agents = (item.agent_paths ?? item.receiver_thread_ids).join(', ');
+        const line = `${bold('agents')} ${item.tool}${agents ? ` ${agents}` : ''}`;
+        return item.status === 'failed' ? `${line} ${red('failed')}` : line;
+      }
       default:
         return undefined;
     }

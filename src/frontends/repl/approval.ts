@@ -39,6 +39,7 @@ export function approvalView(request: ApprovalRequest, cwd: string): ApprovalVie
       ...(request.reason && !request.retry_without_sandbox ? { reason: request.reason } : {}),
       sandboxed: request.sandboxed,
       ...(request.retry_without_sandbox ? { unsandboxedRetry: { denial: request.sandbox_denial ?? request.reason ?? 'the sandbox blocked it' } } : {}),
+      ...(request.agent_path ? { agentPath: request.agent_path } : {}),
     };
   }
   const shown = (path: string) => {
@@ -46,6 +47,7 @@ export function approvalView(request: ApprovalRequest, cwd: string): ApprovalVie
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
   };
   return {
+    ...(request.agent_path ? { agentPath: request.agent_path } : {}),
     kind: 'file_change',
     changes: request.changes.map((change) => ({
       path: change.move_to ? `${shown(change.path)} → ${shown(change.move_to)}` : shown(change.path),

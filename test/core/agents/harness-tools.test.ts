@@ -164,3 +164,29 @@ test('a role file in RIG_HOME/agents/ is a role by its file name', async () => {
   expect(result.lastAgentMessage).toMatch(/<task_result>\nlooks good\n<\/task_result>$/);
   expect(JSON.stringify(child.requests[0]!.input)).toContain('Review, do not edit.');
 });
+
+test('fork_turns "all" (v2\'s default) starts the child with the parent\'s conversation, then its role\'s instructions and task', async () => {
+  const { home, repo } = setup(ROLES + '[features]\nmulti_agent_v2 = true\n');
+  const root = new ScriptedClient([
+    callTools(call('spawn_agent', { task_name: 'forked', agent_type: 'coder', message: 'continue from here' })),
+    callTools(call('wait_agent', { timeout_ms: 60000 })),
+    say('root done'),
+  ]);
+  const child = new ScriptedClient([say('forked child done')]);
+  const t = await startTestThread({ home, cwd: repo, client: (index) => [root, child][index]!, request: { ephemeral: false, overrides: { harness: 'native', sandbox: 'workspace-write' } } });
+  const result = await t.thread.startTurn({ text: 'the original request' }).done;
+  await t.close();
+  expect(result.status).toBe('completed');
+  const texts = child.requests[0]!.input.flatMap((item) => (item.type === 'message' ? [item.content.map((part) => ('text' in part ? part.text : '')).join('')] : []));
+  expect(texts).toContain('the original request');
+  expect(texts.indexOf('You are the coder.')).toBeGreaterThan(texts.indexOf('the original request'));
+  expect(texts.at(-1)).toBe('continue from here');
+  const rows = await t.engine.listThreads({ all: true });
+  expect(rows.find((row) => row.agentPath === '/root/forked')).toMatchObject({ parentThreadId: t.thread.id, agentRole: 'coder', forkedFromId: t.thread.id });
+});
+
+test('fork_turns in an ephemeral session is an error that says to use "none"', async () => {
+  const root = new ScriptedClient([callTools(call('spawn_agent', { task_name: 'x', message: 'm', fork_turns: 'all' })), after((text) => say(text))]);
+  const { result } = await run('native', [root], '[agents]\nenabled = true\n[features]\nmulti_agent_v2 = true\n');
+  expect(result.lastAgentMessage).toContain('spawn with fork_turns "none"');
+});

@@ -24,8 +24,8 @@ describe('tool surfaces', () => {
 
   it('an unavailable tool says so plainly', async () => {
     const ctx = fakeContext();
-    const result = await call(bound('claude-code').byName.get('Agent'), { description: 'x', prompt: 'y' }, ctx);
-    expect(result).toEqual({ success: false, text: 'Agent is not available in this build of rig (sub-agents). Continue with the other tools.' });
+    const result = await call(bound('claude-code').byName.get('WebFetch'), { url: 'https://example.com', prompt: 'y' }, ctx);
+    expect(result).toEqual({ success: false, text: 'WebFetch is not available in this build of rig (web access). Continue with the other tools.' });
   });
 
   it('ToolSearch select: loads deferred tools into the thread and returns their schemas', async () => {
