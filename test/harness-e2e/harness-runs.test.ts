@@ -12,7 +12,7 @@ import { bindHarness } from '../../src/tools/harness/registry.js';
 import { effectiveSettings, reshapeTools } from '../../src/harness/request-settings.js';
 import { nativeCapabilities } from '../../src/tools/native/registry.js';
 import { toDefinition } from '../../src/tools/spec.js';
-import { tmuxSessionName } from '../../src/tools/harness/terminal.js';
+import { tmuxArgv, tmuxSessionName } from '../../src/tools/harness/terminal.js';
 import type { ToolDefinition } from '../../src/protocol/index.js';
 import { startMockProvider, type MockWire } from '../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../support/workspace.js';
@@ -123,7 +123,7 @@ describe.concurrent('rig exec --harness H on each wire it supports', () => {
           );
         } finally {
           // Terminus 2's tmux session outlives rig exec (rig leaves it to the user); end ours.
-          if (threadId && id === 'terminus-2') spawnSync('tmux', ['kill-session', '-t', tmuxSessionName(threadId)], { stdio: 'ignore' });
+          if (threadId && id === 'terminus-2') spawnSync('tmux', tmuxArgv(tmuxSessionName(threadId), 'kill-server').slice(1), { stdio: 'ignore' });
           await mock.close();
           removeDir(repo);
           removeDir(home);

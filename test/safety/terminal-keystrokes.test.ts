@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider, type MockTurn } from '../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempDir, tempRigHome } from '../support/workspace.js';
 import { RM_VARIANTS, fill } from '../policy/classifier-corpus.js';
-import { tmuxSessionName, typedShellText } from '../../src/tools/harness/terminal.js';
+import { tmuxArgv, tmuxSessionName, typedShellText } from '../../src/tools/harness/terminal.js';
 
 let mock: MockProvider;
 let home = '';
@@ -34,7 +34,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const thread of threads) spawnSync('tmux', ['kill-session', '-t', tmuxSessionName(thread)], { stdio: 'ignore' });
+  for (const thread of threads) {
+    const [tmux, ...args] = tmuxArgv(tmuxSessionName(thread), 'kill-server');
+    spawnSync(tmux!, args, { stdio: 'ignore' });
+  }
   await mock?.close();
   if (home) removeDir(home);
   if (ws) removeDir(ws);

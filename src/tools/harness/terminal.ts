@@ -27,6 +27,15 @@ export function tmuxSessionName(threadId: string): string {
   return `rig-t2-${createHash('sha256').update(threadId).digest('hex').slice(0, 12)}`;
 }
 
+/**
+ * Each thread's terminal has a tmux server of its own (`tmux -L <session>`), not the user's default
+ * one: a thread's end kills the process groups it started, the server included, and that must not
+ * take the user's tmux sessions or another thread's terminal with it.
+ */
+export function tmuxArgv(session: string, ...args: string[]): string[] {
+  return ['tmux', '-L', session, '-f', '/dev/null', ...args];
+}
+
 function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
@@ -34,24 +43,25 @@ function quote(text: string): string {
 /** The bash script that sends the keystrokes, waits, and prints the history then the screen. */
 export function tmuxScript(session: string, cwd: string, commands: TerminusCommand[]): string {
   const s = quote(session);
+  const tmux = `tmux -L ${s} -f /dev/null`;
   const lines = [
     'set -e',
-    `if ! tmux has-session -t ${s} 2>/dev/null; then`,
-    `  tmux new-session -d -s ${s} -x 160 -y 40 -c ${quote(cwd)} "env PAGER=less GIT_PAGER=less PS1='\\\\u@rig:\\\\w\\\\$ ' bash --norc --noprofile"`,
-    `  tmux set-option -t ${s} history-limit 50000 >/dev/null`,
+    `if ! ${tmux} has-session -t ${s} 2>/dev/null; then`,
+    `  ${tmux} new-session -d -s ${s} -x 160 -y 40 -c ${quote(cwd)} "env PAGER=less GIT_PAGER=less PS1='\\\\u@rig:\\\\w\\\\$ ' bash --norc --noprofile"`,
+    `  ${tmux} set-option -t ${s} history-limit 50000 >/dev/null`,
     // A new shell needs a moment to draw its prompt; wait for it (up to 5 s) so the first screen shows it.
-    `  for _ in $(seq 50); do [ -n "$(tmux capture-pane -p -t ${s} | tr -d '[:space:]')" ] && break; sleep 0.1; done`,
+    `  for _ in $(seq 50); do [ -n "$(${tmux} capture-pane -p -t ${s} | tr -d '[:space:]')" ] && break; sleep 0.1; done`,
     'fi',
     'keys=$(mktemp)',
   ];
   for (const command of commands) {
     if (SPECIAL_KEYS.has(command.keystrokes)) {
-      lines.push(`tmux send-keys -t ${s} ${command.keystrokes}`);
+      lines.push(`${tmux} send-keys -t ${s} ${command.keystrokes}`);
     } else {
       const encoded = Buffer.from(command.keystrokes).toString('base64');
       // Paste buffers are global to the tmux server: one per session, or two threads' keys cross.
       const buffer = quote(`rig-keys-${session}`);
-      lines.push(`printf %s ${quote(encoded)} | base64 -d > "$keys"`, `tmux load-buffer -b ${buffer} "$keys"`, `tmux paste-buffer -d -b ${buffer} -t ${s}`);
+      lines.push(`printf %s ${quote(encoded)} | base64 -d > "$keys"`, `${tmux} load-buffer -b ${buffer} "$keys"`, `${tmux} paste-buffer -d -b ${buffer} -t ${s}`);
     }
     lines.push(`sleep ${command.duration}`);
   }
@@ -59,7 +69,7 @@ export function tmuxScript(session: string, cwd: string, commands: TerminusComma
     // Plain rm, with `--`: the exec policy asks before `rm -f`, and before an rm whose unknown
     // argument (a variable) could turn out to be an option.
     'rm -- "$keys"',
-    `tmux capture-pane -p -J -S - -t ${s}`, `echo ${MARK}`, `tmux capture-pane -p -t ${s}`);
+    `${tmux} capture-pane -p -J -S - -t ${s}`, `echo ${MARK}`, `${tmux} capture-pane -p -t ${s}`);
   return lines.join('\n');
 }
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SANDBOX_BLOCKS_TMUX, createTmuxTool, terminalObservation, tmuxSessionName, tmuxScript } from '../../../src/tools/harness/terminal.js';
+import { SANDBOX_BLOCKS_TMUX, createTmuxTool, terminalObservation, tmuxArgv, tmuxSessionName, tmuxScript } from '../../../src/tools/harness/terminal.js';
 import { bound } from './bind.js';
 import { call, fakeContext } from './fake-context.js';
 
@@ -9,7 +9,7 @@ const sessions: string[] = [];
 afterAll(() => {
   for (const session of sessions) {
     try {
-      execFileSync('tmux', ['kill-session', '-t', session], { stdio: 'ignore' });
+      execFileSync('tmux', tmuxArgv(session, 'kill-server').slice(1), { stdio: 'ignore' });
     } catch {
       // already gone
     }
@@ -25,12 +25,12 @@ describe('terminal observation', () => {
 
   it('sends special keys by name and text through the paste buffer', () => {
     const script = tmuxScript('s1', '/w', [{ keystrokes: 'C-c', duration: 0 }, { keystrokes: "echo 'hi'\n", duration: 0.5 }]);
-    expect(script).toContain("tmux send-keys -t 's1' C-c");
+    expect(script).toContain("tmux -L 's1' -f /dev/null send-keys -t 's1' C-c");
     expect(script).toContain(`printf %s '${Buffer.from("echo 'hi'\n").toString('base64')}' | base64 -d`);
     expect(script).toContain('sleep 0.5');
     // The paste buffer is named after the session: buffers are shared by every session of the server.
-    expect(script).toContain("tmux load-buffer -b 'rig-keys-s1' \"$keys\"");
-    expect(script).toContain("tmux paste-buffer -d -b 'rig-keys-s1' -t 's1'");
+    expect(script).toContain("tmux -L 's1' -f /dev/null load-buffer -b 'rig-keys-s1' \"$keys\"");
+    expect(script).toContain("tmux -L 's1' -f /dev/null paste-buffer -d -b 'rig-keys-s1' -t 's1'");
   });
 
   it('threads typing at once each get their own keys', async () => {
