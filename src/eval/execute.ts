@@ -62,7 +62,7 @@ export async function executePending(run: RunDir, manifest: RunManifest, pending
   try {
     if (options.queue) {
       const { runOnQueue } = await import('./queue/coordinator.js');
-      await runOnQueue({ queue: options.queue, runId: manifest.id, specs: pending, signal: options.signal, onResult: accept, note: (text) => progress.note(text) });
+      await runOnQueue({ queue: options.queue, runId: manifest.id, runner: options.runner.name, specs: pending, signal: options.signal, onResult: accept, note: (text) => progress.note(text) });
       return;
     }
     const workRoot = run.workRoot(manifest.id);

@@ -1,11 +1,12 @@
 // What a harness sends, recorded with the run so a replay can tell a changed harness from a changed
-// agent: the first request body `rig harness show` builds for each (harness, provider, model), with
-// the parts that vary from machine to machine (the folder it was built in, today's date) masked.
+// agent: the first request body `rig harness show` builds for each (harness, provider, model) (the
+// same core preview, called in this process), with the parts that vary from machine to machine
+// (the folder it was built in, today's date) masked.
 // Later requests of a trial only add history, which the replay compares from the rollouts.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildFirstRequest } from '../core/harness-preview.js';
 
 export type Fingerprints = Record<string, unknown>;
 
@@ -30,37 +31,33 @@ function normalizeValue(value: unknown, folder: string): unknown {
   return value;
 }
 
-function harnessShow(rigBin: string, harness: string, provider: string, model: string, env: NodeJS.ProcessEnv): Promise<unknown> {
-  const folder = mkdtempSync(join(tmpdir(), 'rig-eval-fp-'));
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [rigBin, 'harness', 'show', harness, '--provider', provider, '-m', model, '--json'], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      rmSync(folder, { recursive: true, force: true });
-      if (code !== 0) {
-        reject(new Error(`rig harness show ${harness} --provider ${provider} -m ${model} failed: ${stderr.trim() || `exit ${code}`}`));
-        return;
-      }
-      try {
-        const shown = JSON.parse(stdout) as { body: unknown };
-        resolvePromise(normalizeValue(shown.body, folder));
-      } catch (error) {
-        reject(new Error(`rig harness show printed no JSON: ${(error as Error).message}`));
-      }
-    });
-  });
+export interface FingerprintCell {
+  harness: string;
+  provider: string;
+  model: string;
+  /** The agents' `-c` overrides and profile: they can define the provider or shape the request. */
+  config: string[];
+  profile?: string;
 }
 
-export async function takeFingerprints(rigBin: string, cells: { harness: string; provider: string; model: string }[], env: NodeJS.ProcessEnv): Promise<Fingerprints> {
+async function firstRequest({ harness, provider, model, config, profile }: FingerprintCell, env: NodeJS.ProcessEnv): Promise<unknown> {
+  const folder = realpathSync(mkdtempSync(join(tmpdir(), 'rig-eval-fp-')));
+  try {
+    const shown = await buildFirstRequest(harness, { provider, model, config, ...(profile ? { profile } : {}) }, { env, cwd: folder });
+    return normalizeValue(shown.body, folder);
+  } catch (error) {
+    throw new Error(`rig harness show ${harness} --provider ${provider} -m ${model} failed: ${(error as Error).message}`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+export async function takeFingerprints(cells: FingerprintCell[], env: NodeJS.ProcessEnv): Promise<Fingerprints> {
   const prints: Fingerprints = {};
   for (const cell of cells) {
     const key = fingerprintKey(cell.harness, cell.provider, cell.model);
     if (key in prints) continue;
-    prints[key] = await harnessShow(rigBin, cell.harness, cell.provider, cell.model, env);
+    prints[key] = await firstRequest(cell, env);
   }
   return prints;
 }

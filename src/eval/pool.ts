@@ -1,5 +1,5 @@
-// Runs trials K at a time in this process (each trial's agent is a child process or, later, an
-// in-process thread); stops handing out trials once the signal aborts.
+// Runs trials K at a time in this process (each trial's agent an engine thread here, or a child
+// process with --isolate); stops handing out trials once the signal aborts.
 export async function runPool<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>, signal: AbortSignal): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {

@@ -4,6 +4,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { TaskFormat } from './tasks/types.js';
 import type { CheckOutcome } from './check/run-check.js';
+import type { RunnerKind } from './runner/types.js';
 
 export type TrialStatus = 'passed' | 'failed' | 'error';
 export type AgentEnd = 'completed' | 'failed' | 'timeout' | 'budget' | 'interrupted' | 'crashed' | 'not_started';
@@ -58,7 +59,7 @@ export interface TrialResult {
   thread_id: string | null;
   /** Where the workspace was (replays recreate it at the same path). */
   workspace: string;
-  runner: 'isolate' | 'in-process';
+  runner: RunnerKind;
   worker: string;
   started_at: string;
   finished_at: string;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TrialSpec } from './matrix.js';
 import { ResultsFile } from './results.js';
+import type { RunnerKind } from './runner/types.js';
 
 export interface RunManifest {
   v: 1;
@@ -19,7 +20,8 @@ export interface RunManifest {
   provider: string;
   trials: number;
   parallel: number;
-  runner: 'isolate' | 'in-process';
+  /** The runner the run started with (workers of a queued run use it too, unless told otherwise). */
+  runner: RunnerKind;
   queue?: { url: string; name: string };
   /** For a replay run: the run folder whose trials it re-runs. */
   replay_of?: string;

@@ -5,13 +5,13 @@ import { join, resolve } from 'node:path';
 import { loadConfig, resolveRigHome } from '../core/config-files.js';
 import { rigVersion } from '../core/version.js';
 import { executePending, type ExecuteOptions } from './execute.js';
-import { takeFingerprints } from './fingerprint.js';
+import { takeFingerprints, type FingerprintCell } from './fingerprint.js';
 import { buildMatrix, type AgentSettings, type TrialSpec } from './matrix.js';
 import type { PriceTable } from './prices.js';
 import type { ProgressStream } from './progress.js';
 import { planReplay, readFingerprints } from './replay.js';
 import { newRunId, RunDir, type RunManifest } from './run-dir.js';
-import { findRigBin, IsolateRunner } from './runner/isolate.js';
+import { createRunner, runnerKind, type RunnerKind } from './runner/index.js';
 import type { RunSummary } from './summary.js';
 import { loadTasks } from './tasks/load.js';
 import { DEFAULT_QUEUE_NAME } from './queue/connection.js';
@@ -77,6 +77,11 @@ function readConfig(flags: EvalFlags, io: EvalIo): { prices: PriceTable; model?:
   };
 }
 
+function fingerprintCell(spec: TrialSpec): FingerprintCell {
+  const { provider, config, profile } = spec.settings;
+  return { harness: spec.harness, provider, model: spec.model, config, ...(profile ? { profile } : {}) };
+}
+
 function printSummary(summary: RunSummary, run: RunDir, io: EvalIo): void {
   const say = (line: string) => io.stderr.write(`${line}\n`);
   for (const cell of summary.cells) {
@@ -112,7 +117,7 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
   return { signal: controller.signal, dispose: () => signals.forEach((s) => process.off(s, onSignal)) };
 }
 
-async function execute(run: RunDir, manifest: RunManifest, pending: TrialSpec[], flags: EvalFlags, io: EvalIo, extra: Partial<ExecuteOptions> = {}): Promise<{ interrupted: boolean; summary: RunSummary }> {
+async function execute(run: RunDir, manifest: RunManifest, pending: TrialSpec[], flags: EvalFlags, io: EvalIo, runner: RunnerKind, extra: Partial<ExecuteOptions> = {}): Promise<{ interrupted: boolean; summary: RunSummary }> {
   const { prices } = readConfig(flags, io);
   const stop = interruptible();
   try {
@@ -120,7 +125,7 @@ async function execute(run: RunDir, manifest: RunManifest, pending: TrialSpec[],
       parallel: manifest.parallel,
       env: io.env,
       prices,
-      runner: new IsolateRunner(),
+      runner: createRunner(runner),
       keepWorkspaces: Boolean(flags.keepWorkspaces),
       stderr: io.stderr,
       signal: stop.signal,
@@ -169,15 +174,15 @@ export async function runEvalCommand(tasksPath: string | undefined, flags: EvalF
     provider,
     trials,
     parallel: positiveInt('--parallel', flags.parallel, 1),
-    runner: 'isolate',
+    runner: runnerKind(flags.isolate),
     ...(flags.queue ? { queue: { url: flags.queue, name: flags.queueName ?? DEFAULT_QUEUE_NAME } } : {}),
     specs,
   };
   const run = RunDir.create(resolve(io.cwd, flags.out ?? join('eval-runs', id)), manifest);
   io.stderr.write(`rig eval: ${specs.length} trials (${tasks.length} tasks × ${harnesses.length} harnesses × ${models.length} models × ${trials}) → ${run.dir}\n`);
   // What each harness sends, so a later --replay can tell a harness change from an agent change.
-  run.writeJson('harnesses.json', await takeFingerprints(findRigBin(), specs.map((s) => ({ harness: s.harness, provider, model: s.model })), io.env));
-  const { interrupted } = await execute(run, manifest, specs, flags, io);
+  run.writeJson('harnesses.json', await takeFingerprints(specs.map(fingerprintCell), io.env));
+  const { interrupted } = await execute(run, manifest, specs, flags, io, manifest.runner);
   return interrupted ? EXIT_INTERRUPTED : 0;
 }
 
@@ -188,15 +193,15 @@ async function resumeEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
   const pending = manifest.specs.filter((spec) => !done.has(spec.key));
   if (flags.parallel) manifest.parallel = positiveInt('--parallel', flags.parallel, 1);
   io.stderr.write(`rig eval: resuming ${run.dir}: ${pending.length} of ${manifest.specs.length} trials to run\n`);
-  const { interrupted } = await execute(run, manifest, pending, flags, io);
+  // A run resumes with the runner it started with, unless --isolate asks for processes now.
+  const { interrupted } = await execute(run, manifest, pending, flags, io, flags.isolate ? 'isolate' : manifest.runner ?? 'in-process');
   return interrupted ? EXIT_INTERRUPTED : 0;
 }
 
 async function replayEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<number> {
   const { run: source, manifest: sourceManifest } = RunDir.open(resolve(io.cwd, dir));
   const recordedPrints = readFingerprints(source);
-  const cells = sourceManifest.specs.map((s) => ({ harness: s.harness, provider: s.settings.provider, model: s.model }));
-  const currentPrints = await takeFingerprints(findRigBin(), cells, io.env);
+  const currentPrints = await takeFingerprints(sourceManifest.specs.map(fingerprintCell), io.env);
   const plan = planReplay(source, sourceManifest, recordedPrints, currentPrints);
   if (plan.specs.length === 0) throw new Error(`${source.dir} has no finished trial with a recorded rollout to replay`);
   const id = newRunId();
@@ -206,6 +211,7 @@ async function replayEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
     created_at: new Date().toISOString(),
     rig_version: rigVersion(),
     parallel: positiveInt('--parallel', flags.parallel, 1),
+    runner: runnerKind(flags.isolate),
     replay_of: source.dir,
     specs: plan.specs,
   };
@@ -213,7 +219,7 @@ async function replayEval(dir: string, flags: EvalFlags, io: EvalIo): Promise<nu
   const run = RunDir.create(resolve(io.cwd, flags.out ?? join(source.dir, `replay-${id}`)), manifest);
   run.writeJson('harnesses.json', currentPrints);
   io.stderr.write(`rig eval: replaying ${plan.specs.length} trials of ${source.dir} → ${run.dir}\n`);
-  const { interrupted } = await execute(run, manifest, plan.specs, flags, io, { contextFor: plan.contextFor, review: plan.review });
+  const { interrupted } = await execute(run, manifest, plan.specs, flags, io, manifest.runner, { contextFor: plan.contextFor, review: plan.review });
   const diverged = run.results.read().filter((r) => (r.divergences ?? []).length > 0);
   for (const r of diverged) {
     for (const d of r.divergences!) io.stderr.write(`DIVERGED ${r.task} ${r.harness} ${r.model} #${r.trial}: ${d.kind}: ${d.message}\n`);

@@ -10,7 +10,7 @@ import type { TrialSpec } from './matrix.js';
 import { costUsd, type PriceTable } from './prices.js';
 import type { AgentEnd, TokenCounts, TrialResult } from './results.js';
 import { rolloutMetrics, type RolloutMetrics } from './rollout-metrics.js';
-import type { AgentOutcome, TrialRunner } from './runner/types.js';
+import type { AgentOutcome, RunnerKind, TrialRunner } from './runner/types.js';
 import { createWorkspace, removeWorkspace, workspaceDiff, type Workspace } from './workspace.js';
 
 export interface TrialContext {
@@ -204,7 +204,7 @@ export async function runTrial(spec: TrialSpec, context: TrialContext): Promise<
 }
 
 /** The result of a trial that never ran (its queue job failed): an error, scored as nothing. */
-export function errorResult(spec: TrialSpec, runId: string, message: string): TrialResult {
+export function errorResult(spec: TrialSpec, runId: string, message: string, runner: RunnerKind): TrialResult {
   const now = new Date().toISOString();
   return {
     v: 1,
@@ -231,7 +231,7 @@ export function errorResult(spec: TrialSpec, runId: string, message: string): Tr
     rollout: null,
     thread_id: null,
     workspace: '',
-    runner: 'isolate',
+    runner,
     worker: '',
     started_at: now,
     finished_at: now,

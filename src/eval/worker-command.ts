@@ -7,6 +7,7 @@ export interface WorkerFlags {
   concurrency?: string;
   lockDuration?: string;
   stalledInterval?: string;
+  isolate?: boolean;
 }
 
 function wholeNumber(flag: string, value: string | undefined, fallback: number, min: number): number {
@@ -24,6 +25,7 @@ export async function runWorkerCommand(flags: WorkerFlags): Promise<number> {
     concurrency: wholeNumber('--concurrency', flags.concurrency, 1, 1),
     lockDurationMs: wholeNumber('--lock-duration', flags.lockDuration, 30_000, 100),
     stalledIntervalMs: wholeNumber('--stalled-interval', flags.stalledInterval, 30_000, 100),
+    ...(flags.isolate ? { isolate: true } : {}),
   };
   const graceful = new AbortController();
   const force = new AbortController();

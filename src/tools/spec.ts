@@ -38,6 +38,11 @@ export interface ExecRequest {
   escalation?: { justification?: string; prefixRule?: string[] };
   /** Text for the command_execution item (defaults to `command`). */
   displayCommand?: string;
+  /**
+   * What the policy judges and a person approves instead of the argv that runs: a driver script
+   * whose effect is to type text into a shell (Terminus 2's tmux keystrokes) is judged by that text.
+   */
+  judgedArgv?: string[];
 }
 
 export interface ExecOutcome {

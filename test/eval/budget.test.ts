@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../src/eval/results.js';
 import { startMockProvider, type MockProvider, type MockRequest, type MockTurn } from '../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempDir, tempRigHome } from '../support/workspace.js';
+import { RUNNERS, runnerFlags } from './support/runners.js';
 
 let mock: MockProvider;
 let home: string;
@@ -39,22 +40,24 @@ function tasks(prompt: string): string {
   return file;
 }
 
-describe('trial budgets', () => {
+describe.each(RUNNERS)('trial budgets (%s runner)', (runner) => {
   it('stops the agent when its tokens pass --max-tokens', async () => {
-    const out = join(cwd, 'tokens');
-    const run = await runRig(['eval', tasks('keep going'), '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--max-tokens', '2500', '--out', out], { cwd, home });
+    const out = join(cwd, `tokens-${runner}`);
+    const run = await runRig(['eval', tasks('keep going'), '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--max-tokens', '2500', '--out', out, ...runnerFlags(runner)], { cwd, home });
     expect(run.code, run.stderr).toBe(0);
     const [result] = jsonLines(readFileSync(join(out, 'results.jsonl'), 'utf8')) as unknown as TrialResult[];
     expect(result!.agent.end).toBe('budget');
     expect(result!.status).toBe('failed');
-    // Stopped at the first step past the budget (3 x 1010 tokens), not 200 steps later.
+    // Stopped at the first step past the budget (3 x 1010 tokens), not 200 steps later: in-process
+    // at once (the engine's usage event), a child once its rollout has been read.
     expect(result!.steps).toBeGreaterThanOrEqual(3);
-    expect(result!.steps).toBeLessThanOrEqual(5);
+    expect(result!.steps).toBeLessThanOrEqual(runner === 'in-process' ? 3 : 5);
+    expect(result!.runner).toBe(runner);
   }, 120_000);
 
   it('stops the agent at the wall-clock --timeout, killing the command it was running', async () => {
-    const out = join(cwd, 'time');
-    const run = await runRig(['eval', tasks('wait for it'), '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--timeout', '3', '--out', out], { cwd, home });
+    const out = join(cwd, `time-${runner}`);
+    const run = await runRig(['eval', tasks('wait for it'), '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--timeout', '3', '--out', out, ...runnerFlags(runner)], { cwd, home });
     expect(run.code, run.stderr).toBe(0);
     const [result] = jsonLines(readFileSync(join(out, 'results.jsonl'), 'utf8')) as unknown as TrialResult[];
     expect(result!.agent.end).toBe('timeout');

@@ -1,7 +1,8 @@
 // `rig eval examples/eval --harness native,claude-code --model mock-model --provider mock` through
-// the real CLI, against the loopback mock provider running a scripted model: every trial runs a
-// real `rig exec --json` child under the sandbox, is checked afterwards, and lands in
-// results.jsonl, summary.json and report.html with the figures the issue asks for.
+// the real CLI, against the loopback mock provider running a scripted model, with both runners:
+// every trial's agent (an engine thread in the eval process, or a `rig exec --json` child with
+// --isolate) works under the sandbox, is checked afterwards, and lands in results.jsonl,
+// summary.json and report.html with the figures the issue asks for.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,35 +12,36 @@ import { loadTasks } from '../../src/eval/tasks/load.js';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
 import { REPO_ROOT, jsonLines, removeDir, runRig, tempDir, tempRigHome } from '../support/workspace.js';
 import { dumpDom, screenshot } from './support/chromium.js';
+import { RUNNERS, runnerFlags } from './support/runners.js';
 import { defaultSolves, scriptedModel } from './support/scripted-model.js';
 
 const EXAMPLES = join(REPO_ROOT, 'examples', 'eval');
 const tasks = loadTasks(EXAMPLES);
 const solves = defaultSolves(tasks);
 
-let mock: MockProvider;
-let home: string;
-let out: string;
-let cwd: string;
-let run: Awaited<ReturnType<typeof runRig>>;
+describe.each(RUNNERS)('rig eval against the mock provider (%s runner)', (runner) => {
+  let mock: MockProvider;
+  let home: string;
+  let out: string;
+  let cwd: string;
+  let run: Awaited<ReturnType<typeof runRig>>;
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-  const model = scriptedModel({ tasks, solves });
-  mock.enqueue(...Array.from({ length: 400 }, () => model));
-  home = tempRigHome({ url: mock.url, extra: '\n[eval.prices."mock-model"]\ninput = 2.0\ncached_input = 0.5\noutput = 8.0\n' });
-  cwd = tempDir('eval-cwd');
-  out = join(cwd, 'run');
-  run = await runRig(['eval', EXAMPLES, '--harness', 'native,claude-code', '--model', 'mock-model', '--provider', 'mock', '--parallel', '2', '--out', out], { cwd, home });
-}, 600_000);
+  beforeAll(async () => {
+    mock = await startMockProvider();
+    const model = scriptedModel({ tasks, solves });
+    mock.enqueue(...Array.from({ length: 400 }, () => model));
+    home = tempRigHome({ url: mock.url, extra: '\n[eval.prices."mock-model"]\ninput = 2.0\ncached_input = 0.5\noutput = 8.0\n' });
+    cwd = tempDir('eval-cwd');
+    out = join(cwd, 'run');
+    run = await runRig(['eval', EXAMPLES, '--harness', 'native,claude-code', '--model', 'mock-model', '--provider', 'mock', '--parallel', '2', '--out', out, ...runnerFlags(runner)], { cwd, home });
+  }, 600_000);
 
-afterAll(async () => {
-  await mock.close();
-  removeDir(home);
-  removeDir(cwd);
-});
+  afterAll(async () => {
+    await mock.close();
+    removeDir(home);
+    removeDir(cwd);
+  });
 
-describe('rig eval against the mock provider', () => {
   it('runs every (task, harness) once and writes results.jsonl, summary.json and report.html', () => {
     expect(run.code, run.stderr).toBe(0);
     const results = jsonLines(readFileSync(join(out, 'results.jsonl'), 'utf8')) as unknown as TrialResult[];
@@ -47,7 +49,7 @@ describe('rig eval against the mock provider', () => {
     expect(new Set(results.map((r) => r.key)).size).toBe(results.length);
     expect(existsSync(join(out, 'summary.json'))).toBe(true);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
-    expect(existsSync(join(out, 'run.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).runner).toBe(runner);
   });
 
   it('scores each trial by its check: passes where the scripted model solved the task, fails elsewhere', () => {
@@ -76,7 +78,7 @@ describe('rig eval against the mock provider', () => {
       expect(r.rollout).toBe(join('trials', r.key, 'rollout.jsonl'));
       const rollout = readFileSync(join(out, r.rollout!), 'utf8');
       expect(rollout).toContain(r.thread_id!);
-      expect(r.runner).toBe('isolate');
+      expect(r.runner).toBe(runner);
       expect(existsSync(r.workspace)).toBe(false);
     }
   });
@@ -117,12 +119,18 @@ describe('rig eval against the mock provider', () => {
     expect(rows('tasks')).toBe(tasks.length);
     expect(rows('trials')).toBe(tasks.length * 2);
     expect(dom).toContain('McNemar exact');
+    // The harness overhead column reads in the unit it is measured in (in-process it is well under a second).
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
+    const cellsTable = /<table id="cells">[\s\S]*?<\/table>/.exec(dom)![0];
+    const overheads = [...cellsTable.matchAll(/<tr>(?:<td[^>]*>[^<]*<\/td>){12}<td class="n">([^<]*)<\/td><\/tr>/g)].map((m) => m[1]);
+    const shown = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+    expect(overheads).toEqual(summary.cells.map((c) => shown(c.harness_overhead_ms_median)));
 
     const png = await screenshot(page);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.length).toBeGreaterThan(30_000);
     // `RIG_SAVE_REPORT_SCREENSHOT=1 npx vitest run test/eval/eval-cli.test.ts` refreshes the README's picture.
-    if (process.env['RIG_SAVE_REPORT_SCREENSHOT']) writeFileSync(join(REPO_ROOT, 'docs', 'eval-report.png'), png);
+    if (process.env['RIG_SAVE_REPORT_SCREENSHOT'] && runner === 'in-process') writeFileSync(join(REPO_ROOT, 'docs', 'eval-report.png'), png);
   }, 120_000);
 
   it('`rig eval report DIR --json` rebuilds summary.json and report.html from results.jsonl and prints the summary', async () => {

@@ -1,7 +1,8 @@
 // Scale-out through a real redis-server: `rig eval --queue` enqueues 60 trials as BullMQ jobs,
-// three `rig worker` processes run them, one of them is killed with SIGKILL (with its trial's
-// `rig exec`) while it runs a trial; the stalled job runs again on another worker, and every trial
-// ends with exactly one result in results.jsonl. Without --queue, BullMQ and ioredis never load.
+// three `rig worker` processes run them (with the run's runner: engine threads in the worker, or a
+// `rig exec` per trial for a run started with --isolate), one of them is killed with SIGKILL while
+// its agent runs a command; the stalled job runs again on another worker, and every trial ends
+// with exactly one result in results.jsonl. Without --queue, BullMQ and ioredis never load.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +13,11 @@ import { processesWith, waitUntil } from '../frontends/exec/helpers.js';
 import { startMockProvider, type MockProvider, type MockRequest, type MockTurn } from '../support/mock-provider/index.js';
 import { RIG_BIN, jsonLines, removeDir, runRig, tempDir, tempRigHome } from '../support/workspace.js';
 import { startRedis, type RedisServer } from './support/redis.js';
+import { RUNNERS, runnerFlags } from './support/runners.js';
 
 const TASKS = 20;
 const TRIALS = 3;
+const SLOW = 'sleep 1.5';
 
 let redis: RedisServer;
 let mock: MockProvider;
@@ -22,12 +25,16 @@ let home: string;
 let cwd: string;
 let tasksFile: string;
 
-/** Task N asks to create done-N.txt; even tasks get it done, odd ones the model only looks. */
+/**
+ * Task N asks to create done-N.txt; even tasks get it done, odd ones the model only looks. Every
+ * fourth task takes a second first, which is when the test kills a worker.
+ */
 function model(request: MockRequest): MockTurn {
   const text = JSON.stringify(request.body.input ?? []);
   const n = Number(/create done-(\d+)\.txt/.exec(text)?.[1] ?? -1);
   const steps = (request.body.input ?? []).filter((item: { type: string }) => item.type === 'function_call').length;
-  if (steps === 0) return { toolCalls: [{ name: 'exec_command', arguments: { cmd: n % 2 === 0 ? `echo ok > done-${n}.txt` : 'ls' } }], usage: { input_tokens: 100, output_tokens: 10 } };
+  const work = n % 2 === 0 ? `echo ok > done-${n}.txt` : 'ls';
+  if (steps === 0) return { toolCalls: [{ name: 'exec_command', arguments: { cmd: n % 4 === 0 ? `${SLOW}; ${work}` : work } }], usage: { input_tokens: 100, output_tokens: 10 } };
   return { text: 'done', usage: { input_tokens: 120, output_tokens: 5 } };
 }
 
@@ -64,28 +71,32 @@ afterAll(async () => {
   removeDir(cwd);
 });
 
-function startWorker(): { child: ChildProcess; exited: Promise<unknown>; stderr: () => string } {
-  const child = spawn(process.execPath, [RIG_BIN, 'worker', '--queue', redis.url, '--lock-duration', '2000', '--stalled-interval', '1000'], { cwd, env: env(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+function startWorker(flags: string[] = []): { child: ChildProcess; exited: Promise<unknown>; stderr: () => string } {
+  const child = spawn(process.execPath, [RIG_BIN, 'worker', '--queue', redis.url, '--lock-duration', '2000', '--stalled-interval', '1000', ...flags], { cwd, env: env(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return { child, exited: new Promise((resolve) => child.on('close', resolve)), stderr: () => stderr };
 }
 
 describe('rig eval --queue with rig worker', () => {
-  it('runs 60 trials on 3 workers, one SIGKILLed mid-trial, with exactly one result per trial', async () => {
-    const out = join(cwd, 'run');
-    const spyLog = join(cwd, 'coordinator-imports.log');
-    const coordinator = spawn(process.execPath, ['--import', importSpy(cwd, spyLog), RIG_BIN, 'eval', tasksFile, '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--trials', String(TRIALS), '--queue', redis.url, '--out', out], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  it.each(RUNNERS)('runs 60 trials on 3 workers, one SIGKILLed mid-trial, with exactly one result per trial (%s runner)', async (runner) => {
+    const out = join(cwd, `run-${runner}`);
+    const spyLog = join(cwd, `coordinator-imports-${runner}.log`);
+    const queueName = `rig-eval-${runner}`;
+    const coordinator = spawn(process.execPath, ['--import', importSpy(cwd, spyLog), RIG_BIN, 'eval', tasksFile, '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--trials', String(TRIALS), '--queue', redis.url, '--queue-name', queueName, '--out', out, ...runnerFlags(runner)], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     coordinator.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const done = new Promise<number | null>((resolve) => coordinator.on('close', resolve));
-    const workers = [startWorker(), startWorker(), startWorker()];
+    // The workers take the runner from the run; a worker's own --isolate is honoured too.
+    const queueFlags = ['--queue-name', queueName];
+    const workers = [startWorker(queueFlags), startWorker(queueFlags), startWorker([...queueFlags, ...runnerFlags(runner)])];
     try {
       const results = join(out, 'results.jsonl');
       const count = () => (existsSync(results) ? readFileSync(results, 'utf8').split('\n').filter(Boolean).length : 0);
       const victim = workers[0]!;
       const marker = `/w${victim.child.pid}/`;
-      // The `rig exec` of a trial the first worker is running (not its one-time setup of a base copy).
+      // The sandboxed command of an agent the first worker is running (its trial's workspace is in
+      // bwrap's arguments), so the trial cannot have finished when the worker dies.
       const agentOfVictim = () =>
         processesWith(marker)
           .map((pid) => {
@@ -95,7 +106,7 @@ describe('rig eval --queue with rig worker', () => {
               return '';
             }
           })
-          .find((cmdline) => cmdline.includes('\0exec\0--json\0'));
+          .find((cmdline) => cmdline.includes(SLOW) && /\/t[0-9a-f]+\/ws/.test(cmdline));
       await waitUntil(() => count() >= 10 && agentOfVictim() !== undefined, 120_000, 'ten results and a trial running on the first worker');
       const heldKey = new RegExp(`${marker}(t[0-9a-f]+)/ws`).exec(agentOfVictim() ?? '')?.[1];
       expect(heldKey).toBeDefined();
@@ -115,6 +126,7 @@ describe('rig eval --queue with rig worker', () => {
       expect(held.status).not.toBe('error');
       // Agent outcomes are results: the odd tasks fail their check, once each, and are not retried.
       for (const r of all) expect(r.status).toBe(Number(r.task.split('-')[1]) % 2 === 0 ? 'passed' : 'failed');
+      for (const r of all) expect(r.runner).toBe(runner);
       expect(new Set(all.map((r) => r.worker)).size).toBeGreaterThanOrEqual(2);
       for (const r of all) expect(existsSync(join(out, r.rollout!))).toBe(true);
       expect(readFileSync(spyLog, 'utf8')).toMatch(/bullmq/);

@@ -6,11 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../src/eval/results.js';
 import { startMockProvider, type MockRequest, type MockTurn } from '../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempDir, tempRigHome } from '../support/workspace.js';
+import { RUNNERS, runnerFlags } from './support/runners.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-describe('the agent sandbox of a trial', () => {
+describe.each(RUNNERS)('the agent sandbox of a trial (%s runner)', (runner) => {
   it('lets the agent write its workspace and TMPDIR only', async () => {
     const cwd = tempDir('eval-sandbox');
     dirs.push(cwd);
@@ -29,7 +30,7 @@ describe('the agent sandbox of a trial', () => {
     writeFileSync(join(cwd, 'repo', 'README'), 'x\n');
     writeFileSync(join(cwd, 'tasks.jsonl'), `${JSON.stringify({ id: 'escape', repo: 'repo', prompt: 'write files', check: 'test -f inside.txt' })}\n`);
     try {
-      const run = await runRig(['eval', join(cwd, 'tasks.jsonl'), '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--out', join(cwd, 'run')], { cwd, home });
+      const run = await runRig(['eval', join(cwd, 'tasks.jsonl'), '--harness', 'native', '--model', 'mock-model', '--provider', 'mock', '--out', join(cwd, 'run'), ...runnerFlags(runner)], { cwd, home });
       expect(run.code, run.stderr).toBe(0);
       const [result] = jsonLines(readFileSync(join(cwd, 'run', 'results.jsonl'), 'utf8')) as unknown as TrialResult[];
       expect(result!.status).toBe('passed');

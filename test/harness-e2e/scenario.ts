@@ -208,7 +208,7 @@ export const SCRIPTS: Record<string, HarnessScript> = {
       text('Let me look around first.'),
       terminus('Read the program.', [{ keystrokes: 'cat app.js\n', duration: 0.3 }]),
       terminus('Fix the typo.', [{ keystrokes: "sed -i \"s/'wrold'/'world'/\" app.js\n", duration: 0.3 }]),
-      terminus('Run it.', [{ keystrokes: 'node app.js\n', duration: 0.5 }]),
+      terminus('Run it.', [{ keystrokes: 'node app.js\n', duration: 2 }]),
       // The first task_complete is answered with the completion check; the second ends the task.
       terminus('The greeting is right.', [], true),
       terminus('Confirmed: the greeting is right.', [], true),

@@ -33,7 +33,7 @@ export function registerEval(program: Command): void {
     .option('-p, --profile <name>', 'config profile for every agent')
     .option('--repos <dir>', 'where SWE-bench rows\' repos ("owner/name") are cloned')
     .option('--keep-workspaces', 'leave each trial\'s workspace in the temp folder')
-    .option('--isolate', 'run each trial\'s agent as its own `rig exec --json` process (the runner for now)')
+    .option('--isolate', 'run each trial\'s agent as its own `rig exec --json` process (default: an engine thread in this process)')
     .option('--json', 'print summary.json on stdout at the end')
     .action(async (tasks: string | undefined, flags: Record<string, unknown>) => {
       const { runEvalCommand } = await import('../../eval/run.js');

@@ -10,7 +10,8 @@ export function registerWorker(program: Command): void {
     .option('--concurrency <k>', 'trials running at once', '1')
     .option('--lock-duration <ms>', 'how long a job stays locked without a heartbeat before it counts as stalled', '30000')
     .option('--stalled-interval <ms>', 'how often to look for stalled jobs (of workers that died)', '30000')
-    .action(async (flags: { queue: string; queueName: string; concurrency: string; lockDuration: string; stalledInterval: string }) => {
+    .option('--isolate', 'run each trial\'s agent as its own `rig exec --json` process (default: as the run says; in-process engine threads unless it ran with --isolate)')
+    .action(async (flags: { queue: string; queueName: string; concurrency: string; lockDuration: string; stalledInterval: string; isolate?: boolean }) => {
       const { runWorkerCommand } = await import('../../eval/worker-command.js');
       process.exitCode = await runWorkerCommand(flags);
     });

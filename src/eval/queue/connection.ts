@@ -3,6 +3,7 @@
 import type { TrialArtifacts } from '../trial.js';
 import type { TrialResult } from '../results.js';
 import type { TrialSpec } from '../matrix.js';
+import type { RunnerKind } from '../runner/types.js';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 export const DEFAULT_QUEUE_NAME = 'rig-eval';
@@ -47,6 +48,8 @@ export function parseQueueUrl(text: string): RedisConnection {
 export interface TrialJobData {
   runId: string;
   spec: TrialSpec;
+  /** The run's runner; a `rig worker --isolate` uses isolate whatever the job says. */
+  runner?: RunnerKind;
 }
 
 /** A job's return value: the result, and the rollout and diff gzipped for the run folder. */

@@ -4,6 +4,7 @@
 // result that completed while this process was not listening (or before a --resume) is not lost.
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { TrialSpec } from '../matrix.js';
+import type { RunnerKind } from '../runner/types.js';
 import type { TrialResult } from '../results.js';
 import type { TrialArtifacts } from '../trial.js';
 import { errorResult } from '../trial.js';
@@ -12,6 +13,7 @@ import { parseQueueUrl, unpackArtifacts, type TrialJobData, type TrialJobReturn 
 export interface QueueRunOptions {
   queue: { url: string; name: string };
   runId: string;
+  runner: RunnerKind;
   specs: TrialSpec[];
   signal: AbortSignal;
   onResult: (result: TrialResult, artifacts: TrialArtifacts) => void;
@@ -41,14 +43,14 @@ export async function runOnQueue(options: QueueRunOptions): Promise<void> {
     const returned = parseReturn(value);
     pending.delete(jobId);
     if (returned) options.onResult(returned.result, unpackArtifacts(returned));
-    else options.onResult(errorResult(spec, options.runId, 'the worker returned no result'), {});
+    else options.onResult(errorResult(spec, options.runId, 'the worker returned no result', options.runner), {});
     wake();
   };
   const fail = (jobId: string, reason: string) => {
     const spec = pending.get(jobId);
     if (!spec) return;
     pending.delete(jobId);
-    options.onResult(errorResult(spec, options.runId, `the queue job failed: ${reason}`), {});
+    options.onResult(errorResult(spec, options.runId, `the queue job failed: ${reason}`, options.runner), {});
     wake();
   };
   events.on('completed', ({ jobId, returnvalue }) => take(jobId, returnvalue));
@@ -69,7 +71,7 @@ export async function runOnQueue(options: QueueRunOptions): Promise<void> {
     await queue.addBulk(
       options.specs.map((spec) => ({
         name: 'trial',
-        data: { runId: options.runId, spec },
+        data: { runId: options.runId, spec, runner: options.runner },
         // One attempt: an agent failure is a result, not an error. A worker that dies is another
         // matter: its job stalls and BullMQ hands it to another worker (see worker.ts).
         opts: { jobId: spec.key, attempts: 1, removeOnComplete: { age: KEEP_S }, removeOnFail: { age: KEEP_S } },

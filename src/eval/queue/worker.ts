@@ -1,12 +1,13 @@
 // `rig worker --queue redis://...`: takes trial jobs and runs them as `rig eval` would here (same
-// workspaces, sandbox, checks), returning each result with its rollout. A worker that dies holds a
-// lock that expires; another worker's stalled-job check then puts the job back in line, up to
+// workspaces, sandbox, checks, and the run's runner: engine threads in this process unless the run
+// or the worker says --isolate), returning each result with its rollout. A worker that dies holds
+// a lock that expires; another worker's stalled-job check then puts the job back in line, up to
 // maxStalledCount times. Nothing is retried for an agent failure: that is the result.
 import { Worker, type Job } from 'bullmq';
 import { hostname, tmpdir } from 'node:os';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { IsolateRunner } from '../runner/isolate.js';
+import { createRunner, type RunnerKind, type TrialRunner } from '../runner/index.js';
 import { runTrial } from '../trial.js';
 import { packArtifacts, parseQueueUrl, type TrialJobData, type TrialJobReturn } from './connection.js';
 
@@ -22,13 +23,19 @@ export interface WorkerOptions {
   signal: AbortSignal;
   /** Stop the trials in progress too (their jobs stall and run again elsewhere). */
   force: AbortSignal;
+  /** Run every trial as a `rig exec` child, whatever runner its run uses. */
+  isolate?: boolean;
   /** Resolves when the worker is connected and taking jobs. */
   onReady?: () => void;
 }
 
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const connection = parseQueueUrl(options.url);
-  const runner = new IsolateRunner();
+  const runners = new Map<RunnerKind, TrialRunner>();
+  const runnerFor = (kind: RunnerKind): TrialRunner => {
+    if (!runners.has(kind)) runners.set(kind, createRunner(kind));
+    return runners.get(kind)!;
+  };
   const id = `${hostname()}:${process.pid}`;
   const trials = new AbortController();
   const workRoots = new Set<string>();
@@ -37,6 +44,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     options.name,
     async (job: Job<TrialJobData, TrialJobReturn>) => {
       const { spec, runId } = job.data;
+      const runner = runnerFor(options.isolate ? 'isolate' : job.data.runner ?? 'in-process');
       // Per worker process: a job that stalled here and runs again elsewhere never shares a folder.
       const workRoot = join(tmpdir(), 'rig-eval', runId, `w${process.pid}`);
       workRoots.add(workRoot);
@@ -64,7 +72,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   worker.on('error', (error) => options.log(`queue error: ${error.message}`));
   const running = worker.run();
   await worker.waitUntilReady();
-  options.log(`worker ${id} taking jobs from ${options.url} (queue ${options.name}, concurrency ${options.concurrency})`);
+  options.log(`worker ${id} taking jobs from ${options.url} (queue ${options.name}, concurrency ${options.concurrency}${options.isolate ? ', a process per trial' : ''})`);
   options.onReady?.();
   await new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();

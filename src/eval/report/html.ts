@@ -13,6 +13,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const num = (x: number) => (Number.isInteger(x) ? x.toLocaleString('en-US') : x.toLocaleString('en-US', { maximumFractionDigits: 1 }));
 const usd = (x: number | null) => (x === null ? '—' : `$${x < 0.01 ? x.toFixed(5) : x.toFixed(3)}`);
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+// Harness overhead in-process is tens of milliseconds: in seconds it would read as a flat 0.0 s.
+const duration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : secs(ms));
 
 function pValue(p: number): string {
   if (p < 0.001) return 'p < 0.001';
@@ -58,7 +60,7 @@ function heat(passed: number, scored: number): string {
 function cellsTable(summary: RunSummary): string {
   const rows = summary.cells
     .map(
-      (c) => `<tr><td>${escapeHtml(c.harness)}</td><td>${escapeHtml(c.model)}</td><td class="n">${pct(c.pass_rate)}</td><td class="n">${pct(c.ci95[0])} – ${pct(c.ci95[1])}</td><td class="n">${c.passed}/${c.scored}</td><td class="n">${c.errors}</td><td class="n">${num(c.steps_mean)}</td><td class="n">${c.tool_errors}</td><td class="n">${c.tokens_per_solved === null ? '—' : num(Math.round(c.tokens_per_solved))}</td><td class="n">${usd(c.cost_usd)}</td><td class="n">${usd(c.cost_per_solved_usd)}</td><td class="n">${secs(c.wall_ms.median)}</td><td class="n">${secs(c.harness_overhead_ms_median)}</td></tr>`,
+      (c) => `<tr><td>${escapeHtml(c.harness)}</td><td>${escapeHtml(c.model)}</td><td class="n">${pct(c.pass_rate)}</td><td class="n">${pct(c.ci95[0])} – ${pct(c.ci95[1])}</td><td class="n">${c.passed}/${c.scored}</td><td class="n">${c.errors}</td><td class="n">${num(c.steps_mean)}</td><td class="n">${c.tool_errors}</td><td class="n">${c.tokens_per_solved === null ? '—' : num(Math.round(c.tokens_per_solved))}</td><td class="n">${usd(c.cost_usd)}</td><td class="n">${usd(c.cost_per_solved_usd)}</td><td class="n">${secs(c.wall_ms.median)}</td><td class="n">${duration(c.harness_overhead_ms_median)}</td></tr>`,
     )
     .join('\n');
   return `<table id="cells"><thead><tr><th>harness</th><th>model</th><th class="n">pass rate</th><th class="n">95% CI (Wilson)</th><th class="n">passed</th><th class="n">errors</th><th class="n">steps (mean)</th><th class="n">tool errors</th><th class="n">tokens / solved</th><th class="n">cost</th><th class="n">cost / solved</th><th class="n">wall (median)</th><th class="n">harness overhead (median)</th></tr></thead><tbody>
@@ -97,7 +99,7 @@ function trialsTable(results: TrialResult[]): string {
       const rollout = r.rollout ? `<a href="${escapeHtml(r.rollout)}">rollout</a>` : '—';
       const note = r.error ?? (r.agent.end !== 'completed' ? `agent ${r.agent.end}${r.agent.error ? `: ${r.agent.error}` : ''}` : '');
       const divergence = r.divergences?.length ? r.divergences.map((d) => `${d.kind}: ${d.message}`).join('; ') : '';
-      return `<tr><td>${escapeHtml(r.task)}</td><td>${escapeHtml(r.harness)}</td><td>${escapeHtml(r.model)}</td><td class="n">${r.trial}</td><td class="${r.status}">${r.status}</td><td class="n">${num(r.reward)}</td><td class="n">${r.steps}</td><td class="n">${r.tool_errors}</td><td class="n">${num(r.tokens.input)} / ${num(r.tokens.cached_input)} / ${num(r.tokens.output)} / ${num(r.tokens.reasoning)}</td><td class="n">${usd(r.cost_usd)}</td><td class="n">${secs(r.timing.total_ms)}</td><td class="n">${secs(r.timing.harness_overhead_ms)}</td><td>${rollout}</td><td><code>${escapeHtml((divergence || note).split('\n')[0]!.slice(0, 200))}</code></td></tr>`;
+      return `<tr><td>${escapeHtml(r.task)}</td><td>${escapeHtml(r.harness)}</td><td>${escapeHtml(r.model)}</td><td class="n">${r.trial}</td><td class="${r.status}">${r.status}</td><td class="n">${num(r.reward)}</td><td class="n">${r.steps}</td><td class="n">${r.tool_errors}</td><td class="n">${num(r.tokens.input)} / ${num(r.tokens.cached_input)} / ${num(r.tokens.output)} / ${num(r.tokens.reasoning)}</td><td class="n">${usd(r.cost_usd)}</td><td class="n">${secs(r.timing.total_ms)}</td><td class="n">${duration(r.timing.harness_overhead_ms)}</td><td>${rollout}</td><td><code>${escapeHtml((divergence || note).split('\n')[0]!.slice(0, 200))}</code></td></tr>`;
     })
     .join('\n');
   return `<table id="trials"><thead><tr><th>task</th><th>harness</th><th>model</th><th class="n">#</th><th>status</th><th class="n">reward</th><th class="n">steps</th><th class="n">tool errors</th><th class="n">tokens in / cached / out / reasoning</th><th class="n">cost</th><th class="n">wall</th><th class="n">harness overhead</th><th>rollout</th><th>note</th></tr></thead><tbody>

@@ -1,8 +1,9 @@
-// The isolate runner: each trial is a real `rig exec --json` child process, started in the trial's
-// workspace with --full-auto (workspace-write sandbox; exec declines anything that would need an
-// approval). Its JSONL events are parsed as they arrive; its rollout is followed for the running
-// token usage. Aborting sends SIGTERM (rig interrupts the turn and kills what it started), then
-// SIGKILL after a grace period.
+// The isolate runner (`--isolate`): each trial is a real `rig exec --json` child process, started in
+// the trial's workspace with the same settings the in-process runner gives its thread
+// (workspace-write sandbox, approval policy never). Its JSONL events are parsed as they arrive; its
+// rollout is followed for the running token usage. Aborting sends SIGTERM (rig interrupts the turn
+// and kills what it started), then SIGKILL after a grace period. Costs a process start per trial;
+// buys a trial that cannot disturb the eval process however it fails.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,7 +31,7 @@ export function findRigBin(): string {
 }
 
 export function execArgs(request: AgentRequest): string[] {
-  const args = ['exec', '--json', '--full-auto', '--color', 'never', '--harness', request.harness, '-m', request.model];
+  const args = ['exec', '--json', '--sandbox', 'workspace-write', '--ask-for-approval', 'never', '--color', 'never', '--harness', request.harness, '-m', request.model];
   if (request.replayFile) args.push('--replay', request.replayFile);
   else args.push('--provider', request.provider);
   if (request.profile) args.push('--profile', request.profile);

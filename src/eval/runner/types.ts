@@ -1,8 +1,8 @@
-// The seam between the eval runner and whatever runs the agent. Phase 1 has the isolate runner (a
-// `rig exec --json` child per trial); the in-process runner over the engine API plugs in here with
-// the same contract: it gets the request, reports the thread's events (the one ThreadEvent union)
-// and its running token usage, and stops when the signal aborts. Workspaces, budgets, checks and
-// results stay with the trial (../trial.ts), identical for every runner.
+// The seam between the eval runner and whatever runs the agent: an engine thread in this process
+// (in-process.ts, the default) or a `rig exec --json` child per trial (isolate.ts, `--isolate`).
+// Both have one contract: a runner gets the request, reports the thread's events (the one
+// ThreadEvent union) and its running token usage, and stops when the signal aborts. Workspaces,
+// budgets, checks and results stay with the trial (../trial.ts), identical for every runner.
 import type { ThreadEvent, TokenUsage } from '../../protocol/index.js';
 
 export interface AgentRequest {
@@ -43,8 +43,10 @@ export interface AgentOutcome {
   durationMs: number;
 }
 
+export type RunnerKind = 'isolate' | 'in-process';
+
 export interface TrialRunner {
-  readonly name: 'isolate' | 'in-process';
+  readonly name: RunnerKind;
   /** Runs one turn of the agent on the request; never throws for an agent failure (that is an outcome). */
   run(request: AgentRequest, observer: AgentObserver, signal: AbortSignal): Promise<AgentOutcome>;
 }

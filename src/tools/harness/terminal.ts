@@ -63,6 +63,21 @@ export function tmuxScript(session: string, cwd: string, commands: TerminusComma
   return lines.join('\n');
 }
 
+/**
+ * The shell text the keystrokes amount to, for the policy and for a person asked to approve: the
+ * driver script only moves bytes, what runs is what the shell in the pane reads. Keys that end or
+ * abandon a line count as a line end, so nothing typed escapes judgement by being cancelled later.
+ */
+export function typedShellText(commands: TerminusCommand[]): string {
+  let text = '';
+  for (const command of commands) {
+    if (!SPECIAL_KEYS.has(command.keystrokes)) text += command.keystrokes;
+    else if (command.keystrokes === 'Enter' || command.keystrokes === 'C-c' || command.keystrokes === 'C-d') text += '\n';
+    else if (command.keystrokes === 'Tab') text += ' ';
+  }
+  return text;
+}
+
 /** What the model sees: the new part of the history, or the screen when history was rewritten. */
 export function terminalObservation(previous: string | undefined, buffer: string, screen: string): string {
   const trimmedBuffer = buffer.replace(/\s+$/, '');
@@ -115,6 +130,7 @@ export function createTmuxTool(tool: ResolvedTool): ToolSpec {
         cwd: ctx.cwd,
         timeoutMs,
         displayCommand: commands.map((command) => command.keystrokes).join(''),
+        judgedArgv: ['bash', '-c', typedShellText(commands)],
       });
       if (outcome.declined) return fail(outcome.declined);
       if (outcome.exitCode !== 0 && SOCKET_DENIED.test(outcome.output)) return fail(SANDBOX_BLOCKS_TMUX);

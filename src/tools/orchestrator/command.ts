@@ -25,6 +25,8 @@ const HOW_TO_ALLOW_COMMAND =
 class CommandRuntime implements Runtime<ExecOutcome> {
   readonly retryTool = 'shell' as const;
   private readonly argv: string[];
+  /** What policy, approval cache and question see; the argv itself unless the request names other text. */
+  private readonly judged: string[];
   private readonly item: CommandExecutionItem;
   private attempts = 0;
 
@@ -34,6 +36,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     private readonly services: TurnServices,
   ) {
     this.argv = policyArgv(request, options);
+    this.judged = request.judgedArgv ?? this.argv;
     this.item = {
       id: services.newItemId(),
       type: 'command_execution',
@@ -46,7 +49,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
   }
 
   describe(): string {
-    return `the command \`${shlexJoin(this.argv)}\``;
+    return `the command \`${shlexJoin(this.judged)}\``;
   }
 
   private sandboxAvailable(): boolean {
@@ -59,7 +62,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
 
   async decide(): Promise<ApprovalAction> {
     const { options, request } = this;
-    const assessment = await assessExecCommandLazily(options.execPolicy, this.argv, {
+    const assessment = await assessExecCommandLazily(options.execPolicy, this.judged, {
       policy: options.approvalPolicy,
       sandboxMode: options.sandbox.mode,
       escalationRequested: request.escalation !== undefined,
@@ -78,7 +81,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       escalationRequested: request.escalation !== undefined,
       sandboxAvailable: this.sandboxAvailable(),
       yolo: options.yolo,
-      approvedForSession: options.approvalCache.isCommandApproved(this.argv),
+      approvedForSession: options.approvalCache.isCommandApproved(this.judged),
     });
     // The model's own justification for asking to leave the sandbox is what a person reads.
     if (action.action === 'ask' && action.reason === undefined && request.escalation?.justification) {
@@ -91,8 +94,8 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     return {
       kind: 'exec',
       item_id: this.item.id,
-      command: this.argv,
-      command_text: shlexJoin(this.argv),
+      command: this.judged,
+      command_text: shlexJoin(this.judged),
       cwd: this.request.cwd,
       sandboxed: context.sandboxed && !this.options.yolo,
       retry_without_sandbox: context.retry,
@@ -105,7 +108,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
   rememberApproval(): void {
     // "For the session" means this command: the policy's proposed amendment is a sub-command of a
     // script (e.g. [touch, x] inside bash -lc) and would never match the argv checked next time.
-    this.options.approvalCache.approveCommandPrefix(this.argv);
+    this.options.approvalCache.approveCommandPrefix(this.judged);
   }
 
   readonly declinedByUser = USER_DECLINED_EXEC;

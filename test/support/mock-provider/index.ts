@@ -68,7 +68,8 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 
 export type MockTurnFn = (request: MockRequest) => MockTurn;
 
-export async function startMockProvider(): Promise<MockProvider> {
+/** `port`: listen there instead of on a random free port (scripts/eval-mock.mjs; tests leave it out). */
+export async function startMockProvider(options: { port?: number } = {}): Promise<MockProvider> {
   const queue: (MockTurn | MockTurnFn)[] = [];
   const requests: MockRequest[] = [];
   const waiters: { n: number; resolve: (r: MockRequest) => void }[] = [];
@@ -162,7 +163,13 @@ export async function startMockProvider(): Promise<MockProvider> {
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
 
   return {
