@@ -6,6 +6,7 @@ import type { ThreadItem } from './items.js';
 import type { TokenUsage } from './usage.js';
 import type { ApprovalDecision, ApprovalRequest } from './approvals.js';
 import type { ThreadSettingsView } from './settings.js';
+import type { HookCompletedEvent, HookStartedEvent } from './hooks.js';
 
 export interface ThreadStartedEvent {
   type: 'thread.started';
@@ -122,7 +123,9 @@ export type LiveEvent =
   | UsageUpdatedEvent
   | ThreadResumedEvent
   | ThreadSettingsUpdatedEvent
-  | ThreadClosedEvent;
+  | ThreadClosedEvent
+  | HookStartedEvent
+  | HookCompletedEvent;
 
 export type ThreadEvent = ExecEvent | LiveEvent;
 

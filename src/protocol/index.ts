@@ -8,3 +8,4 @@ export * from './tools.js';
 export * from './model-events.js';
 export * from './file-change.js';
 export * from './settings.js';
+export * from './hooks.js';
