@@ -16,7 +16,9 @@ const PREFIXED_ID = /\b(ses|msg|prt|call|toolu|resp|fc)_[0-9A-Za-z]{8,}\b/g;
 
 function text(value: string, sides: Sides): string {
   // Longest first: the temp dir may hold the home (rig's side) or the home the temp dir (a capture's).
-  const paths = ([[sides.workspace, '<CWD>'], [sides.tmp, '<TMP>'], [sides.home, '<HOME>']] as const).slice().sort((a, b) => b[0].length - a[0].length);
+  // rig's own checkout is named first: an original installed in it (pi's prompt names its docs)
+  // must not have the temp dir replaced inside its path when the checkout itself is under /tmp.
+  const paths = ([[process.cwd(), '<REPO>'], [sides.workspace, '<CWD>'], [sides.tmp, '<TMP>'], [sides.home, '<HOME>']] as const).slice().sort((a, b) => b[0].length - a[0].length);
   let out = value;
   for (const [path, placeholder] of paths) out = out.split(path).join(placeholder);
   for (const day of [sides.now, new Date(sides.now.getTime() - 86_400_000), new Date(sides.now.getTime() + 86_400_000)]) {

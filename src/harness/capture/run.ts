@@ -163,7 +163,22 @@ function cleanEnv(home: string, extra: Record<string, string>): Record<string, s
   };
 }
 
-function bwrapArgs(dir: string, workspace: string): string[] {
+/**
+ * The original sees an empty /tmp, except the folders under /tmp its own program (and the Node
+ * that runs the forwarder) live in: an original installed in a temp prefix must still start.
+ */
+function bwrapArgs(dir: string, workspace: string, programs: string[]): string[] {
+  const keep = new Set<string>();
+  for (const program of programs) {
+    let real: string;
+    try {
+      real = realpathSync(program);
+    } catch {
+      continue;
+    }
+    const parts = real.split('/');
+    if (parts[1] === 'tmp' && parts.length > 3) keep.add(`/tmp/${parts[2]}`);
+  }
   return [
     '--unshare-net',
     '--die-with-parent',
@@ -171,6 +186,7 @@ function bwrapArgs(dir: string, workspace: string): string[] {
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
+    ...[...keep].flatMap((path) => ['--ro-bind', path, path]),
     '--bind', dir, dir,
     '--chdir', workspace,
   ];
@@ -197,7 +213,7 @@ export async function runOriginal(options: RunOptions): Promise<RunOutcome> {
   const env = cleanEnv(home, run.env);
   const bin = isAbsolute(options.bin) ? options.bin : resolve(options.bin);
   const inner = [process.execPath, '-e', FORWARDER, socketPath, String(port), bin, ...run.args];
-  const [command, args] = options.unsandboxed ? [inner[0]!, inner.slice(1)] : ['bwrap', [...bwrapArgs(dir, workspace), '--', ...inner]];
+  const [command, args] = options.unsandboxed ? [inner[0]!, inner.slice(1)] : ['bwrap', [...bwrapArgs(dir, workspace, [bin, process.execPath]), '--', ...inner]];
   try {
     const result = await spawnCollect(command, args, { env, cwd: workspace, timeoutMs: options.timeoutMs ?? 180_000 });
     return { requests: recorder.requests, code: result.code, stderr: result.stderr, stdout: result.stdout, workspace, home };
@@ -265,7 +281,7 @@ export async function probeVersion(bin: string, unsandboxed = false): Promise<st
     const home = join(dir, 'home');
     mkdirSync(join(home, 'tmp'), { recursive: true });
     const env = cleanEnv(home, {});
-    const [command, args] = unsandboxed ? [bin, ['--version']] : ['bwrap', [...bwrapArgs(dir, dir), '--', bin, '--version']];
+    const [command, args] = unsandboxed ? [bin, ['--version']] : ['bwrap', [...bwrapArgs(dir, dir, [bin, process.execPath]), '--', bin, '--version']];
     const result = await spawnCollect(command, args, { env, cwd: dir, timeoutMs: 30_000 });
     const line = `${result.stdout}\n${result.stderr}`.split('\n').map((text) => text.trim()).find((text) => /\d+\.\d+/.test(text));
     return line ? (/\d+\.\d+[\w.+-]*/.exec(line)?.[0] ?? line) : 'unknown';
