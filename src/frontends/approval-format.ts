@@ -20,6 +20,16 @@ export type ApprovalView =
       kind: 'file_change';
       changes: readonly { path: string; kind: 'add' | 'delete' | 'update'; diff?: string }[];
       reason?: string;
+    }
+  | {
+      kind: 'network';
+      url: string;
+      host: string;
+      purpose: 'fetch' | 'redirect' | 'search';
+      from?: string;
+      /** False when approving goes past the sandbox's network setting. */
+      sandboxed: boolean;
+      reason?: string;
     };
 
 export type ApprovalChoice = 'approve' | 'approve_for_session' | 'deny' | 'deny_with_feedback' | 'abort';
@@ -87,6 +97,11 @@ export function describeApproval(view: ApprovalView, options: FormatOptions): st
       lines.push(`Run this command in ${view.cwd}?`);
     }
     lines.push(`  ${bold('$', options.color)} ${shellQuote(view.command)}`);
+  } else if (view.kind === 'network') {
+    const past = view.sandboxed ? '' : ' (network access is off in this sandbox; approving allows this request anyway)';
+    const what = view.purpose === 'search' ? 'Send this web search' : view.purpose === 'redirect' ? `Follow the redirect from ${view.from ?? 'the page'}` : 'Fetch this URL';
+    lines.push(`${what} to ${bold(view.host, options.color)}${past}?`);
+    lines.push(`  ${view.url}`);
   } else {
     lines.push(view.changes.length === 1 ? 'Make this change?' : `Make these ${view.changes.length} changes?`);
     for (const change of view.changes) {

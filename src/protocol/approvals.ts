@@ -47,7 +47,24 @@ export interface FileChangeApprovalRequest {
   reason?: string;
 }
 
-export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest;
+/** A network request rig makes itself (web_fetch, a web_search backend): one host at a time. */
+export interface NetworkApprovalRequest {
+  kind: 'network';
+  id: string;
+  /** The tool call's item, when it has one. */
+  item_id?: string;
+  url: string;
+  host: string;
+  /** fetch: the first request of a fetch; redirect: a hop the server sent it on to; search: a query to the search backend. */
+  purpose: 'fetch' | 'redirect' | 'search';
+  /** For a redirect: the URL that redirected. */
+  from?: string;
+  /** False when approving goes past the sandbox's network setting (network access is off). */
+  sandboxed: boolean;
+  reason?: string;
+}
+
+export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest | NetworkApprovalRequest;
 
 /** approve once; approve this exact command prefix for the session; deny (the model is told); deny and stop the turn. */
 export type ApprovalDecision = 'approve' | 'approve_for_session' | 'deny' | 'abort';

@@ -192,7 +192,7 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
       case 'approval.requested': {
         endLine();
         const request = event.request;
-        const what = request.kind === 'exec' ? `${bold('$')} ${shellQuote(request.command)}` : request.paths.join(', ');
+        const what = request.kind === 'exec' ? `${bold('$')} ${shellQuote(request.command)}` : request.kind === 'network' ? request.url : request.paths.join(', ');
         options.stderr(`approval needed: ${what}${request.reason ? ` (${request.reason})` : ''}\n`);
         return;
       }

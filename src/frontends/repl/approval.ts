@@ -22,6 +22,17 @@ export function approvalView(request: ApprovalRequest, cwd: string): ApprovalVie
       ...(request.retry_without_sandbox ? { unsandboxedRetry: { denial: request.sandbox_denial ?? request.reason ?? 'the sandbox blocked it' } } : {}),
     };
   }
+  if (request.kind === 'network') {
+    return {
+      kind: 'network',
+      url: request.url,
+      host: request.host,
+      purpose: request.purpose,
+      ...(request.from ? { from: request.from } : {}),
+      sandboxed: request.sandboxed,
+      ...(request.reason ? { reason: request.reason } : {}),
+    };
+  }
   const shown = (path: string) => {
     const rel = relative(cwd, path);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;

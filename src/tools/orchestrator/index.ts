@@ -3,11 +3,13 @@
 import type { CapabilitiesFactory } from '../spec.js';
 import { runCommand, writeToSession } from './command.js';
 import { applyFileChanges, canWriteFor } from './file-change.js';
+import { fetchUrl, searchWeb } from './network.js';
 import type { OrchestratorOptions } from './options.js';
 
 export type { OrchestratorOptions } from './options.js';
 export { USER_DECLINED_EXEC } from './command.js';
 export { USER_DECLINED_PATCH } from './file-change.js';
+export { USER_DECLINED_NETWORK } from './network.js';
 export { declinedWithFeedback, noApproverMessage } from './pipeline.js';
 
 export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFactory {
@@ -16,5 +18,8 @@ export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFa
     writeStdin: (sessionId, chars, yieldTimeMs) => writeToSession(sessionId, chars, yieldTimeMs, options, services),
     applyChanges: (edits) => applyFileChanges(edits, options, services),
     canWrite: (path) => canWriteFor(options, path),
+    fetchUrl: (request) => fetchUrl(request, options, services),
+    ...(options.webSearch ? { webSearch: (query: string, opts?: { maxResults?: number }) => searchWeb(query, options.webSearch!, opts?.maxResults, options, services) } : {}),
+    closeSession: (sessionId) => options.unifiedExec.closeSession(sessionId),
   });
 }

@@ -4,6 +4,7 @@ import type { UnifiedExecManager } from '../../exec/unified-exec.js';
 import type { ProcessScope } from '../../exec/process-groups.js';
 import type { SandboxPolicy, WrapOptions } from '../../exec/sandbox/index.js';
 import type { ApprovalCache, ApprovalPolicyConfig, ExecPolicy } from '../../policy/index.js';
+import type { WebSearchBackend } from '../../web/index.js';
 
 export interface OrchestratorOptions {
   sandbox: SandboxPolicy;
@@ -20,6 +21,8 @@ export interface OrchestratorOptions {
   /** Approvals given "for the session". */
   approvalCache: ApprovalCache;
   platform?: NodeJS.Platform;
+  /** The configured web_search backend (`[web_search] provider = ...`), when usable. */
+  webSearch?: WebSearchBackend;
   /** For tests: a fixed bubblewrap diagnosis instead of probing. */
   wrapOptions?: WrapOptions;
 }
