@@ -28,6 +28,7 @@ import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
 import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type ResumedThread } from './session-resume.js';
 import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
 import { rigVersion } from './version.js';
+import { fireSessionStart, setupExtensions } from './extension-setup.js';
 
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
@@ -358,7 +359,26 @@ export class Engine {
       throw error;
     }
 
+    // Hooks, checkpoints and skills; their notices become warning items once the thread exists.
+    let notice = (text: string): void => void warnings.push(text);
+    const extras = setupExtensions(
+      {
+        config,
+        home: this.home,
+        cwd,
+        env,
+        threadId,
+        resources,
+        built,
+        ...(recorder ? { rolloutPath: recorder.path } : {}),
+        ...(request.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
+        ...(this.options.source ? { client: this.options.source } : {}),
+      },
+      (text) => notice(text),
+    );
+    warnings.push(...extras.warnings);
     const thread = new Thread({
+      extensions: extras.extensions,
       id: threadId,
       cwd,
       runtime: built.runtime,
@@ -400,6 +420,13 @@ export class Engine {
     handle.emitThreadEvent(source?.kind === 'resume' ? { type: 'thread.resumed', thread_id: threadId } : { type: 'thread.started', thread_id: threadId });
     for (const warning of warnings) {
       handle.emitThreadEvent({ type: 'item.completed', item: { id: handle.newItemId(), type: 'error', message: warning } });
+    }
+    notice = (text: string): void => thread.emit({ type: 'item.completed', item: { id: thread.newItemId(), type: 'error', message: text } });
+    extras.hooks.attach((turnId, event) => thread.emitFor(turnId, event));
+    const started = await fireSessionStart(extras.hooks, source?.kind === 'resume' ? 'resume' : 'startup');
+    if (started.stop !== undefined) {
+      await handle.close();
+      throw new Error(`a SessionStart hook ended the session: ${started.stop}`);
     }
     return handle;
   }

@@ -18,6 +18,10 @@ import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
 import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
 import { setupHarness, type HarnessSetup } from './session-harness.js';
 import { compactThread, userMessageBudget } from './compaction.js';
+import { permissionModeFor, type HookSessionFacts, type ThreadHooks } from './hook-points.js';
+import { fireSessionStart } from './extension-setup.js';
+import type { ThreadCheckpoints } from './checkpointing.js';
+import type { Thread, TurnResult } from './thread.js';
 
 export const REPLAY_PROVIDER: ProviderInfo = { id: REPLAY_PROVIDER_ID, name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
 
@@ -26,6 +30,9 @@ export class ThreadResources {
   readonly scope: ProcessScope;
   readonly approvalCache = new ApprovalCache();
   unifiedExec: UnifiedExecManager | undefined;
+  /** The thread's hooks and checkpoints (core/extension-setup.ts), when set up. */
+  hooks: ThreadHooks | undefined;
+  checkpoints: ThreadCheckpoints | undefined;
 
   constructor(
     readonly threadId: string,
@@ -44,10 +51,15 @@ export class ThreadResources {
     return this.unifiedExec;
   }
 
-  /** Kill every session and process group the thread started, and what escaped them. */
+  /** SessionEnd hooks, then kill every session and process group the thread started, and what escaped them. */
   async close(): Promise<void> {
-    await this.unifiedExec?.closeAll();
-    await this.scope.close();
+    try {
+      await this.hooks?.run('SessionEnd', { reason: 'exit' });
+    } finally {
+      await this.unifiedExec?.closeAll();
+      await this.scope.close();
+      await this.checkpoints?.close();
+    }
   }
 }
 
@@ -66,6 +78,8 @@ export interface BuiltRuntime {
   model: string;
   harness: HarnessSetup;
   safety: SafetySettings;
+  /** What hooks' stdin says about the session under these settings. */
+  hookFacts: HookSessionFacts;
 }
 
 export function providerFor(config: RigConfig, settings: ThreadSettings, env: NodeJS.ProcessEnv): ProviderInfo {
@@ -123,6 +137,14 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   });
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
+  const capabilityByName = new Map(harness.profile.tools.map((tool) => [tool.name, tool.capability]));
+  const hookFacts: HookSessionFacts = {
+    model,
+    permissionMode: permissionModeFor(safety.approvalPolicy, safety.sandbox.mode, safety.yolo),
+    capabilityOf: (name) => capabilityByName.get(name),
+  };
+  resources.hooks?.setFacts(hookFacts);
+  const compactWithHooks = (target: Thread, trigger: 'manual' | 'auto') => compactAround(resources.hooks, trigger, target, () => compactThread(target, compaction));
   const runtime: ThreadRuntime = {
     model,
     client: harness.wrapClient(client),
@@ -145,10 +167,25 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     ...(settings.maxTurnSteps !== undefined ? { maxTurnSteps: settings.maxTurnSteps } : {}),
     autoCompact: {
       limit: compactLimit,
-      compact: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
+      compact: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
     },
-    onContextOverflow: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
-    compact: (target) => compactThread(target, compaction),
+    onContextOverflow: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
+    compact: (target) => compactWithHooks(target, 'manual'),
   };
-  return { runtime, provider, model, harness, safety };
+  return { runtime, provider, model, harness, safety, hookFacts };
+}
+
+/** PreCompact (a `continue: false` skips this compaction), the compaction, PostCompact, then SessionStart(compact). */
+async function compactAround(hooks: ThreadHooks | undefined, trigger: 'manual' | 'auto', target: Thread, compact: () => Promise<TurnResult>): Promise<TurnResult> {
+  const turnId = target.currentTurnId;
+  const pre = await hooks?.run('PreCompact', { trigger }, turnId);
+  if (pre?.stop || pre?.blocked) {
+    return { status: 'failed', error: `a PreCompact hook skipped compaction: ${pre.stopReason ?? pre.reason ?? 'no reason given'}`, usage: target.usage };
+  }
+  const result = await compact();
+  if (result.status === 'completed' && hooks) {
+    await hooks.run('PostCompact', { trigger }, turnId);
+    await fireSessionStart(hooks, 'compact');
+  }
+  return result;
 }
