@@ -32,6 +32,7 @@ import { registerEval } from './commands/eval.js';
 import { registerWorker } from './commands/worker.js';
 import { registerSkills } from './commands/skills.js';
 import { registerHooks } from './commands/hooks.js';
+import { registerUndo } from './commands/undo.js';
 
 /** Options every engine command accepts (root and exec, and again after `exec resume`). */
 export function addCommonOptions(command: Command): Command {
@@ -106,6 +107,7 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerSkills(program);
   registerHooks(program);
+  registerUndo(program);
 
   // An option before a subcommand that means nothing to it is an error, not silently dropped.
   program.hook('preAction', (_root, actionCommand) => {

@@ -19,6 +19,7 @@ import type { StartedTurn, Thread } from './thread.js';
 import { applySettingsUpdate, resolveThreadSettings, settingsView, type RecordedSettings, type ThreadOverrides } from './thread-settings.js';
 import type { BuiltRuntime, ThreadResources } from './thread-runtime.js';
 import type { ThreadSettings } from './thread-settings.js';
+import type { ThreadCheckpoints } from './checkpointing.js';
 
 export type { StartedTurn, TurnResult } from './thread.js';
 
@@ -192,6 +193,11 @@ export class ThreadHandle {
   /** @internal the engine emits thread-level events (started, resumed, warnings) through here. */
   emitThreadEvent(event: EventEnvelope['event']): void {
     this.thread.emitFor(null, event);
+  }
+
+  /** What this thread's turns changed, for undo and rewind (core/undo.ts). */
+  get checkpoints(): ThreadCheckpoints | undefined {
+    return this.parts.resources.checkpoints;
   }
 
   /** @internal */
