@@ -29,6 +29,7 @@ import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type Res
 import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
 import { rigVersion } from './version.js';
 import { fireSessionStart, setupExtensions } from './extension-setup.js';
+import { loadThreadSkills } from './skills-setup.js';
 
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
@@ -360,6 +361,9 @@ export class Engine {
     }
 
     // Hooks, checkpoints and skills; their notices become warning items once the thread exists.
+    const skills = await loadThreadSkills({ config, home: this.home, cwd });
+    resources.skills = skills.skills;
+    warnings.push(...skills.warnings);
     let notice = (text: string): void => void warnings.push(text);
     const extras = setupExtensions(
       {
@@ -373,6 +377,7 @@ export class Engine {
         ...(recorder ? { rolloutPath: recorder.path } : {}),
         ...(request.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
         ...(this.options.source ? { client: this.options.source } : {}),
+        mentionItems: skills.mentionItems,
       },
       (text) => notice(text),
     );
@@ -383,7 +388,7 @@ export class Engine {
       cwd,
       runtime: built.runtime,
       ...(history ? { history: closeDanglingCalls(history) } : {}),
-      initialContext: resumed ? [] : initialContext(config, cwd, this.home, env, built),
+      initialContext: resumed ? [] : [...initialContext(config, cwd, this.home, env, built), ...(skills.contextItem ? [skills.contextItem] : [])],
       ...(recorder ? { recorder } : {}),
       firstTurn,
       canAskApproval: request.canAskApproval ?? true,

@@ -13,6 +13,7 @@ import { ProcessScope } from '../exec/process-groups.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
 import { ApprovalCache, type ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
+import type { CapabilitiesFactory } from '../tools/spec.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
 import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
@@ -21,6 +22,7 @@ import { compactThread, userMessageBudget } from './compaction.js';
 import { permissionModeFor, type HookSessionFacts, type ThreadHooks } from './hook-points.js';
 import { fireSessionStart } from './extension-setup.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
+import type { SkillMetadata } from '../skills/index.js';
 import type { Thread, TurnResult } from './thread.js';
 
 export const REPLAY_PROVIDER: ProviderInfo = { id: REPLAY_PROVIDER_ID, name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
@@ -33,6 +35,8 @@ export class ThreadResources {
   /** The thread's hooks and checkpoints (core/extension-setup.ts), when set up. */
   hooks: ThreadHooks | undefined;
   checkpoints: ThreadCheckpoints | undefined;
+  /** The skills found when the thread loaded (the skill tools look names up here). */
+  skills: readonly SkillMetadata[] = [];
 
   constructor(
     readonly threadId: string,
@@ -125,7 +129,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     home: context.home,
     provider,
   });
-  const capabilities = createOrchestrator({
+  const orchestrator = createOrchestrator({
     sandbox: safety.sandbox,
     approvalPolicy: safety.approvalPolicy,
     execPolicy: resources.execPolicy,
@@ -135,6 +139,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     scope: resources.scope,
     approvalCache: resources.approvalCache,
   });
+  const capabilities: CapabilitiesFactory = (services) => ({ ...orchestrator(services), skills: () => resources.skills });
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
   const capabilityByName = new Map(harness.profile.tools.map((tool) => [tool.name, tool.capability]));

@@ -23,6 +23,7 @@ import { createTmuxTool } from './terminal.js';
 import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
 import { observeFileTool } from './observe.js';
+import { createSkillTool } from './skill.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -52,6 +53,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['plan.exit', createExitPlanModeTool],
     ['tool.search', createToolSearchTool],
     ['notes.evidence', createEvidenceTool],
+    ['skill.load', createSkillTool],
     ['unavailable', createUnavailableTool],
   ]);
 }
