@@ -37,7 +37,7 @@ test('rig harness show lists what the request leaves out, with the reasons', asy
   const run = await runRig(['harness', 'show', 'opencode', '--provider', 'openai', '-m', 'gpt-5.1'], { cwd: home, home, env: { OPENAI_API_KEY: 'sk-test' } });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  expect(run.stdout).toContain('# 2 tools of the original left out of the request:');
+  expect(run.stdout).toContain('# 1 tool of the original left out of the request:');
   expect(run.stdout).toMatch(/#   task: not in this build of rig/);
   expect(run.stdout).not.toContain('"name": "task"');
 });

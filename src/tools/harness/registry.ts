@@ -24,6 +24,7 @@ import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
 import { observeFileTool } from './observe.js';
 import { createSkillTool } from './skill.js';
+import { createWebFetchTool } from './web-fetch.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -54,6 +55,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['tool.search', createToolSearchTool],
     ['notes.evidence', createEvidenceTool],
     ['skill.load', createSkillTool],
+    ['web.fetch', createWebFetchTool],
   ]);
 }
 

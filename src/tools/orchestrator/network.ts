@@ -17,9 +17,9 @@ export const USER_DECLINED_NETWORK = 'network request rejected by user';
 const NETWORK_OFF =
   'network access is off in this sandbox (sandbox_workspace_write.network_access = false, or a read-only sandbox)';
 
-const HOW_TO_ALLOW_NETWORK =
-  'To allow it: turn network access on (-c sandbox_workspace_write.network_access=true with -s workspace-write), ' +
-  'or run in an interactive session (`rig resume <thread id>`), where you are asked.';
+const TURN_NETWORK_ON = 'To allow it: turn network access on (-c sandbox_workspace_write.network_access=true with -s workspace-write)';
+
+const HOW_TO_ALLOW_NETWORK = `${TURN_NETWORK_ON}, or run in an interactive session (\`rig resume <thread id>\`), where you are asked.`;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -46,7 +46,7 @@ function decideNetwork(options: OrchestratorOptions, host: string): ApprovalActi
   }
   if (allowed) return { action: 'run-sandboxed' };
   if (name === 'never' || (typeof policy === 'object' && !policy.granular.sandbox_approval)) {
-    return { action: 'reject', reason: `${NETWORK_OFF}; rejected by the approval policy (${name})` };
+    return { action: 'reject', reason: `${NETWORK_OFF}; rejected by the approval policy (${name}). ${TURN_NETWORK_ON}` };
   }
   return { action: 'ask', thenRun: 'unsandboxed', reason: NETWORK_OFF };
 }

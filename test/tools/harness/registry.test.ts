@@ -28,12 +28,13 @@ describe('tool surfaces', () => {
     const claude = bound('claude-code');
     const names = claude.all.map((spec) => spec.name);
     expect(names).not.toContain('Agent');
-    expect(names).not.toContain('WebFetch');
+    expect(names).not.toContain('WebSearch');
+    expect(names).toContain('WebFetch');
     expect(claude.omitted).toContainEqual({ name: 'Agent', reason: 'not in this build of rig: sub-agents' });
     const ctx = fakeContext();
-    const search = await call(claude.byName.get('ToolSearch'), { query: 'select:WebFetch' }, ctx);
+    const search = await call(claude.byName.get('ToolSearch'), { query: 'select:WebSearch' }, ctx);
     expect(search.success).toBe(false);
-    expect(search.text).toMatch(/^No deferred tool named WebFetch/);
+    expect(search.text).toMatch(/^No deferred tool named WebSearch/);
   });
 
   it('a profile binding a tool to a capability rig has no handler for fails to load, naming the tool', () => {
