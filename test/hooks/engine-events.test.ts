@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
 import { jsonLines, REPO_ROOT, removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../support/workspace.js';
-import { startRig, toolResult } from '../frontends/exec/helpers.js';
+import { startRig, toolResult, waitUntil } from '../frontends/exec/helpers.js';
 import { HookRecorder } from './recorder.js';
 
 let mock: MockProvider;
@@ -240,4 +240,34 @@ test("Claude Code's documented hooks.json, unchanged: the file-protection hook b
   expect(toolResult('messages', mock.requests[before + 1]!.body).text).toMatch(/PreToolUse hook blocked it/);
   expect(readFileSync(join(repo, 'notes.md'), 'utf8')).toBe('# Notes\n');
   expect(readFileSync(join(repo, 'formatted.log'), 'utf8')).toBe(`${join(repo, 'notes.md')}\n`);
+});
+
+test("notify: Codex's program runs after a completed turn with the agent-turn-complete payload as its last argument", async () => {
+  const repo = tempGitRepo();
+  const dir = tempDir('notify');
+  const extra = `notify = [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(dir, 'notify.mjs'))}, "--flag"]`;
+  const home = tempRigHome({ url: mock.url, extra });
+  dirs.push(repo, dir, home);
+  writeFileSync(join(dir, 'notify.mjs'), `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(join(dir, 'payload.json'))}, JSON.stringify(process.argv.slice(2)));\n`);
+  // Codex's notify key lives at the top level, before any table.
+  const config = readFileSync(join(home, 'config.toml'), 'utf8');
+  writeFileSync(join(home, 'config.toml'), `${extra}\n${config.replace(extra, '')}`);
+  mock.enqueue({ text: 'all done' });
+
+  const run = await runRig(['exec', '--json', 'say done'], { cwd: repo, home });
+
+  expect(run.code).toBe(0);
+  const threadId = jsonLines(run.stdout)[0]!['thread_id'] as string;
+  await waitUntil(() => existsSync(join(dir, 'payload.json')), 10_000, 'the notify program to write its payload');
+  const argv = JSON.parse(readFileSync(join(dir, 'payload.json'), 'utf8')) as string[];
+  expect(argv[0]).toBe('--flag');
+  expect(JSON.parse(argv[1]!)).toEqual({
+    type: 'agent-turn-complete',
+    'thread-id': threadId,
+    'turn-id': 'turn_0',
+    cwd: repo,
+    client: 'exec',
+    'input-messages': ['say done'],
+    'last-assistant-message': 'all done',
+  });
 });
