@@ -73,7 +73,9 @@ export function setupExtensions(inputs: ExtensionInputs, warn: (text: string) =>
   const checkpoints = new ThreadCheckpoints({
     dir,
     removeOnClose: ephemeral,
-    roots: trackerRoots(cwd, writable, [os.tmpdir(), os.homedir(), home]),
+    // Temp folders are writable roots of the sandbox, never a workspace: watching them would copy
+    // every other program's scratch files into the baseline.
+    roots: trackerRoots(cwd, writable, ['/tmp', '/var/tmp', '/dev/shm', os.tmpdir(), os.homedir(), home]),
     prune: { sessionsDir: sessionsDir(home), maxBytes: DEFAULT_MAX_TOTAL_CHECKPOINT_BYTES },
     notice: warn,
   });
