@@ -1,7 +1,7 @@
 // Public surface of the checkpoints room (see docs/extensibility.md for how the engine wraps tool
 // calls with it).
 export { CheckpointStore, TurnRecorder, checkpointDirForRollout, DEFAULT_MAX_STORE_BYTES } from './store.js';
-export { WorkspaceTracker, DEFAULT_MAX_FILE_BYTES } from './tracker.js';
+export { WorkspaceTracker, DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './tracker.js';
 export { sameContent } from './content.js';
 export type { CommandChanges, CommandWindow, TrackerOptions } from './tracker.js';
 export { applyRestore, planUndo } from './restore.js';

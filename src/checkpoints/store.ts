@@ -38,7 +38,8 @@ export class CheckpointStore {
   }
 
   get logFile(): string {
-    return path.join(this.dir, 'turns.jsonl');
+    // JSON lines, but not named *.jsonl: tools that look for rollouts under sessions/ must not take it for one.
+    return path.join(this.dir, 'turns.log');
   }
 
   get packsDir(): string {

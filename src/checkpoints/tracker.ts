@@ -9,29 +9,26 @@
 // proves every earlier event was delivered (one inotify queue per process, read in order). Where
 // watching is not possible (another OS, the watch limit reached) each command costs a stat scan of
 // the roots instead: slower, same answers.
+//
+// The baseline is bounded: past `maxBaselineBytes` of kept content a file is tracked by its stat
+// signature only, and a change to it is reported as not restorable (`cappedFiles` says how many,
+// so the engine can tell the user once). Large files are reflink copies where the file system can
+// clone (btrfs, XFS, APFS): they share blocks with the original and cost no space until one of
+// them changes. Small files go to the pack: one file instead of thousands is what keeps opening
+// fast, and their bytes are few.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ignoreRules, isIgnored, underIgnoredDir, type IgnoreRules } from './ignore.js';
-import type { BlobRef, FileChange, FileContent } from './model.js';
-import { PackWriter, readBlob } from './packs.js';
+import type { FileChange } from './model.js';
+import { Baseline } from './baseline.js';
 import { dedupe, sameContent, sigOf } from './content.js';
 
-export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+export { DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './baseline.js';
+
 /** Past this many touched paths in one command, a scan is cheaper (and inotify may overflow). */
 const MAX_WATCHED_CHANGES = 4096;
 /** A barrier not seen within this long means the watches cannot be trusted: scan instead. */
 const BARRIER_TIMEOUT_MS = 5_000;
-/** The baseline pack is compacted only past this size, and once three quarters of it are stale. */
-const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
-
-interface Entry {
-  kind: 'file' | 'symlink' | 'unknown';
-  sig: string;
-  blob?: BlobRef;
-  mode: number;
-  target?: string;
-  reason?: string;
-}
 
 export interface TrackerOptions {
   /** Absolute folders whose files are tracked (the writable roots; never / or /tmp). */
@@ -45,6 +42,10 @@ export interface TrackerOptions {
   maxFileBytes?: number;
   /** Size past which a mostly stale baseline pack is compacted (default 64 MiB). */
   compactMinBytes?: number;
+  /** Kept content at most (default 256 MiB); files beyond are tracked but cannot be restored. */
+  maxBaselineBytes?: number;
+  /** Clone large files where the file system supports it (default true). */
+  reflink?: boolean;
 }
 
 export interface CommandWindow {
@@ -63,16 +64,12 @@ export interface CommandChanges {
 export class WorkspaceTracker {
   readonly roots: string[];
   private readonly ignore: IgnoreRules;
-  private readonly maxFileBytes: number;
-  private readonly compactMinBytes: number;
-  private readonly baseline = new Map<string, Entry>();
+  private readonly baseline: Baseline;
   private readonly dirs = new Set<string>();
   private readonly watchers = new Map<string, fs.FSWatcher>();
   private readonly pending = new Set<string>();
   private readonly windows = new Set<CommandWindow>();
-  private readonly baselineDir: string;
   private readonly barrierDir: string;
-  private pack: PackWriter;
   private barrierWaiters = new Map<string, () => void>();
   private barrierCount = 0;
   private windowCount = 0;
@@ -81,20 +78,17 @@ export class WorkspaceTracker {
 
   private constructor(options: TrackerOptions) {
     this.roots = options.roots.map((r) => path.resolve(r));
-    this.baselineDir = path.join(options.dir, 'baseline');
     this.barrierDir = path.join(options.dir, 'barrier');
     this.ignore = options.ignore ?? ignoreRules();
     this.ignore = { dirNames: this.ignore.dirNames, paths: [...this.ignore.paths, path.resolve(options.dir)] };
-    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.compactMinBytes = options.compactMinBytes ?? COMPACT_MIN_BYTES;
-    this.pack = new PackWriter(this.baselineDir, `base-${process.pid}-${Date.now()}.pack`);
+    this.baseline = new Baseline(path.join(options.dir, 'baseline'), options);
   }
 
   /** Scans the roots (the one full read of their files) and starts watching. */
   static async open(options: TrackerOptions): Promise<WorkspaceTracker> {
     const tracker = new WorkspaceTracker(options);
-    fs.rmSync(tracker.baselineDir, { recursive: true, force: true });
-    for (const root of tracker.roots) tracker.scanInto(root, (file, st) => tracker.baseline.set(file, tracker.entryFor(file, st)));
+    tracker.baseline.clear();
+    for (const root of tracker.roots) tracker.scanInto(root, (file, st) => tracker.baseline.put(file, tracker.baseline.read(file, st)));
     if ((options.mode ?? 'auto') !== 'scan') tracker.startWatching(options.mode === 'watch');
     return tracker;
   }
@@ -106,11 +100,26 @@ export class WorkspaceTracker {
 
   /** Bytes in the baseline pack (live and stale). */
   get baselineBytes(): number {
-    return this.pack.bytes;
+    return this.baseline.packBytes;
   }
 
   get fileCount(): number {
     return this.baseline.size;
+  }
+
+  /** Bytes of content kept against the baseline limit. */
+  get keptBytes(): number {
+    return this.baseline.keptBytes;
+  }
+
+  /** Files tracked by signature only because the baseline limit was reached. */
+  get cappedFiles(): number {
+    return this.baseline.cappedFiles;
+  }
+
+  /** Files kept as reflink clones. */
+  get clonedFiles(): number {
+    return this.baseline.clonedFiles;
   }
 
   /** Call before a command runs: settles changes made since the last command into the baseline. */
@@ -128,7 +137,7 @@ export class WorkspaceTracker {
     } else if (this.windows.size === 0) {
       this.rescanAll(undefined);
     }
-    this.compactIfWasteful();
+    this.baseline.compactIfWasteful();
     const window: CommandWindow = { id: ++this.windowCount, paths: new Set(), overflow: false, createdDirs: [] };
     this.windows.add(window);
     return window;
@@ -156,65 +165,18 @@ export class WorkspaceTracker {
     if (this.closed) return;
     this.closed = true;
     this.stopWatching();
-    this.pack.close();
-    fs.rmSync(this.baselineDir, { recursive: true, force: true });
+    this.baseline.close();
     fs.rmSync(this.barrierDir, { recursive: true, force: true });
   }
 
   // ---- baseline ----
-
-  /**
-   * The baseline pack only grows (a file rewritten a hundred times is in it a hundred times): once
-   * most of it is stale, the live contents move to a fresh pack and the old one is deleted.
-   */
-  private compactIfWasteful(): void {
-    let live = 0;
-    for (const e of this.baseline.values()) live += e.blob?.length ?? 0;
-    if (this.pack.bytes < this.compactMinBytes || this.pack.bytes < 3 * live) return;
-    const old = this.pack;
-    old.close();
-    const fresh = new PackWriter(this.baselineDir, `base-${process.pid}-${Date.now()}-${++this.windowCount}.pack`);
-    for (const entry of this.baseline.values()) {
-      if (entry.blob) entry.blob = fresh.append(readBlob(this.baselineDir, entry.blob), false);
-    }
-    this.pack = fresh;
-    fs.rmSync(old.file, { force: true });
-  }
-
-  private entryFor(file: string, st: fs.BigIntStats): Entry {
-    const sig = sigOf(st);
-    const mode = Number(st.mode & 0o7777n);
-    if (st.isSymbolicLink()) {
-      try {
-        return { kind: 'symlink', sig, mode, target: fs.readlinkSync(file) };
-      } catch (error) {
-        return { kind: 'unknown', sig, mode, reason: `unreadable symlink (${(error as Error).message})` };
-      }
-    }
-    if (st.size > BigInt(this.maxFileBytes)) {
-      return { kind: 'unknown', sig, mode, reason: `larger than ${this.maxFileBytes} bytes, not kept` };
-    }
-    try {
-      const data = fs.readFileSync(file);
-      return { kind: 'file', sig, mode, blob: this.pack.append(data, false) };
-    } catch (error) {
-      return { kind: 'unknown', sig, mode, reason: `unreadable (${(error as Error).message})` };
-    }
-  }
-
-  private contentOf(entry: Entry | undefined): FileContent {
-    if (entry === undefined) return { kind: 'absent' };
-    if (entry.kind === 'symlink') return { kind: 'symlink', target: entry.target! };
-    if (entry.kind === 'unknown') return { kind: 'unknown', reason: entry.reason! };
-    return { kind: 'file', data: readBlob(this.baselineDir, entry.blob!), mode: entry.mode };
-  }
 
   /** Brings one path's baseline up to date without reporting a change. */
   private refresh(file: string): void {
     const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
     if (st?.isDirectory()) {
       if (!this.dirs.has(file) && !this.ignoredPath(file, true)) {
-        this.scanInto(file, (f, s) => this.baseline.set(f, this.entryFor(f, s)));
+        this.scanInto(file, (f, s) => this.baseline.put(f, this.baseline.read(f, s)));
         this.watchTree(file);
       }
       return;
@@ -226,13 +188,13 @@ export class WorkspaceTracker {
     if (this.ignoredPath(file, false)) return;
     const prev = this.baseline.get(file);
     if (prev?.sig === sigOf(st)) return;
-    this.baseline.set(file, this.entryFor(file, st));
+    this.baseline.put(file, this.baseline.read(file, st));
   }
 
   private forgetUnder(p: string): void {
-    this.baseline.delete(p);
+    this.baseline.drop(p);
     const prefix = p + path.sep;
-    for (const key of this.baseline.keys()) if (key.startsWith(prefix)) this.baseline.delete(key);
+    for (const key of [...this.baseline.keys()]) if (key.startsWith(prefix)) this.baseline.drop(key);
     for (const dir of [...this.dirs]) {
       if (dir === p || dir.startsWith(prefix)) {
         this.dirs.delete(dir);
@@ -257,7 +219,7 @@ export class WorkspaceTracker {
     if (!st || !(st.isFile() || st.isSymbolicLink())) {
       const prefix = file + path.sep;
       for (const [key, entry] of [...this.baseline]) {
-        if (key === file || key.startsWith(prefix)) changes.push({ path: key, before: this.contentOf(entry), after: { kind: 'absent' } });
+        if (key === file || key.startsWith(prefix)) changes.push({ path: key, before: this.baseline.contentOf(entry), after: { kind: 'absent' } });
       }
       this.forgetUnder(file);
       return;
@@ -265,10 +227,10 @@ export class WorkspaceTracker {
     if (this.ignoredPath(file, false)) return;
     const prev = this.baseline.get(file);
     if (prev?.sig === sigOf(st)) return;
-    const next = this.entryFor(file, st);
-    const before = this.contentOf(prev);
-    const after = this.contentOf(next);
-    this.baseline.set(file, next);
+    const before = this.baseline.contentOf(prev);
+    const next = this.baseline.read(file, st);
+    const after = this.baseline.contentOf(next);
+    this.baseline.put(file, next);
     if (!sameContent(before, after)) changes.push({ path: file, before, after });
   }
 
@@ -283,7 +245,7 @@ export class WorkspaceTracker {
           const prev = this.baseline.get(file);
           if (prev?.sig === sigOf(st)) return;
           if (changes && window) this.examine(file, changes, window);
-          else this.baseline.set(file, this.entryFor(file, st));
+          else this.baseline.put(file, this.baseline.read(file, st));
         },
         (dir) => {
           if (window && !dirsBefore.has(dir)) window.createdDirs.push(dir);
@@ -292,8 +254,8 @@ export class WorkspaceTracker {
     }
     for (const [file, entry] of [...this.baseline]) {
       if (seen.has(file)) continue;
-      if (changes) changes.push({ path: file, before: this.contentOf(entry), after: { kind: 'absent' } });
-      this.baseline.delete(file);
+      if (changes) changes.push({ path: file, before: this.baseline.contentOf(entry), after: { kind: 'absent' } });
+      this.baseline.drop(file);
     }
   }
 
@@ -404,3 +366,4 @@ export class WorkspaceTracker {
     if (this.closed) throw new Error('the workspace tracker is closed');
   }
 }
+

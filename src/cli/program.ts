@@ -36,6 +36,7 @@ import { registerSkills } from './commands/skills.js';
 import { registerHooks } from './commands/hooks.js';
 import { registerAppServer } from './commands/app-server.js';
 import { registerAcp } from './commands/acp.js';
+import { registerUndo } from './commands/undo.js';
 
 /** Options every engine command accepts (root and exec, and again after `exec resume`). */
 export function addCommonOptions(command: Command): Command {
@@ -114,6 +115,7 @@ export function buildProgram(): Command {
   registerHooks(program);
   registerAppServer(program);
   registerAcp(program);
+  registerUndo(program);
 
   // An option before a subcommand that means nothing to it is an error, not silently dropped.
   program.hook('preAction', (_root, actionCommand) => {

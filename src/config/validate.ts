@@ -159,9 +159,6 @@ function expectedText(issue: z.core.$ZodRawIssue): string | undefined {
  * missing, rather than let a user believe that their `notify` program or hooks are running.
  */
 const NOT_YET_ACTIVE: Partial<Record<keyof ConfigLayer, string>> = {
-  notify: 'notify is validated, but this version of rig does not run it after turns yet; the setting has no effect',
-  hooks:
-    'hooks are validated, but this version of rig does not fire hook events from its turns yet; the setting has no effect',
   web_search: 'web_search is validated, but this version of rig offers no web search tool to the model yet; the setting has no effect',
 };
 

@@ -26,6 +26,9 @@ export const CONTEXT_FRAGMENT_TAGS: readonly string[] = [
   '<user_instructions>',
   '<context_window>',
   '<realtime_conversation>',
+  // A skill's body loaded for a `$name` mention, and text hooks added (core/hook-points.ts).
+  '<skill>',
+  '<hook_context',
 ];
 
 export function isContextFragmentText(text: string): boolean {

@@ -32,6 +32,8 @@ import { AgentsService } from './agents/service.js';
 import type { AgentLink } from './agents/tree.js';
 import { openThreadMcp } from '../tools/mcp/session.js';
 import { recordMcpCalls } from './mcp-record.js';
+import { fireSessionStart, setupExtensions } from './extension-setup.js';
+import { loadThreadSkills } from './skills-setup.js';
 
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
@@ -381,12 +383,35 @@ export class Engine {
       throw error;
     }
 
+    // Hooks, checkpoints and skills; their notices become warning items once the thread exists.
+    const skills = await loadThreadSkills({ config, home: this.home, cwd });
+    resources.skills = skills.skills;
+    warnings.push(...skills.warnings);
+    let notice = (text: string): void => void warnings.push(text);
+    const extras = setupExtensions(
+      {
+        config,
+        home: this.home,
+        cwd,
+        env,
+        threadId,
+        resources,
+        built,
+        ...(recorder ? { rolloutPath: recorder.path } : {}),
+        ...(request.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
+        ...(this.options.source ? { client: this.options.source } : {}),
+        mentionItems: skills.mentionItems,
+      },
+      (text) => notice(text),
+    );
+    warnings.push(...extras.warnings);
     const thread = new Thread({
+      extensions: extras.extensions,
       id: threadId,
       cwd,
       runtime: built.runtime,
       ...(history ? { history: closeDanglingCalls(history) } : {}),
-      initialContext: resumed ? [] : initialContext(config, cwd, this.home, env, built),
+      initialContext: resumed ? [] : [...initialContext(config, cwd, this.home, env, built), ...(skills.contextItem ? [skills.contextItem] : [])],
       ...(recorder ? { recorder } : {}),
       firstTurn,
       canAskApproval: request.canAskApproval ?? true,
@@ -433,6 +458,13 @@ export class Engine {
     }
     for (const warning of warnings) {
       handle.emitThreadEvent({ type: 'item.completed', item: { id: handle.newItemId(), type: 'error', message: warning } });
+    }
+    notice = (text: string): void => thread.emit({ type: 'item.completed', item: { id: thread.newItemId(), type: 'error', message: text } });
+    extras.hooks.attach((turnId, event) => thread.emitFor(turnId, event));
+    const started = await fireSessionStart(extras.hooks, source?.kind === 'resume' ? 'resume' : 'startup');
+    if (started.stop !== undefined) {
+      await handle.close();
+      throw new Error(`a SessionStart hook ended the session: ${started.stop}`);
     }
     return handle;
   }

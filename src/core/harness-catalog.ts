@@ -17,6 +17,10 @@ export interface HarnessListEntry {
   wires?: string[];
   protocol?: string;
   tools?: { name: string; capability: string; exposure: string }[];
+  /** Tools without a handler: always 0 for a profile that loads (one that has any fails to load, naming it). */
+  unbound?: number;
+  /** Tools of the original rig leaves out of its requests, with why. */
+  omitted?: { name: string; reason: string }[];
   /** Why the profile does not load (`<file>: <field>: <problem>`). */
   error?: string;
 }
@@ -40,14 +44,16 @@ export function listHarnesses(search: ProfileSearchOptions): HarnessListEntry[] 
   return listProfileLocations(search).map((location): HarnessListEntry => {
     try {
       const profile = readProfileFile(location.file, location.origin);
-      // Binding checks every capability id and option, as a session would.
-      bindHarness(profile, nativeCapabilities({ wire: profile.wires[0] ?? 'responses', modelAcceptsImages: true }));
+      // Binding checks every capability id and option, as a session would: an unbound tool throws.
+      const bound = bindHarness(profile, nativeCapabilities({ wire: profile.wires[0] ?? 'responses', modelAcceptsImages: true }));
       return {
         ...location,
         description: profile.description,
         wires: profile.wires,
         protocol: profile.protocol,
-        tools: profile.tools.map((tool) => ({ name: tool.name, capability: tool.capability, exposure: tool.exposure })),
+        tools: profile.tools.filter((tool) => bound.byName.has(tool.name)).map((tool) => ({ name: tool.name, capability: tool.capability, exposure: tool.exposure })),
+        unbound: profile.tools.filter((tool) => !bound.byName.has(tool.name) && !bound.omitted.some((o) => o.name === tool.name)).length,
+        omitted: bound.omitted,
       };
     } catch (error) {
       return { ...location, error: (error as Error).message };

@@ -6,6 +6,9 @@ import { loadConfig, resolveRigHome } from '../config/index.js';
 import { createModelClient, resolveProvider, type ProviderInfo } from '../model/index.js';
 import type { ModelClient, ModelRequest, WireApi } from '../model/types.js';
 import type { ModelEvent } from '../protocol/index.js';
+import { findProfile } from '../harness/loader.js';
+import { omittedTools } from '../tools/harness/registry.js';
+import { profileSearch } from './harness-catalog.js';
 import { Engine } from './engine.js';
 
 /** Where the preview reads its environment. */
@@ -36,6 +39,8 @@ export interface FirstRequest {
   wire: WireApi;
   model: string;
   body: Record<string, unknown>;
+  /** Tools of the original left out of the request, with why. */
+  omitted: { name: string; reason: string }[];
 }
 
 /** Records the body the wrapped client would send and ends the turn without a network call. */
@@ -109,7 +114,9 @@ export async function buildFirstRequest(id: string, flags: ShowFlags, io: Previe
     const result = await thread.startTurn({ text: flags.prompt ?? SAMPLE_PROMPT }).done;
     if (result.status !== 'completed' || !recorder.body) throw new Error(result.error ?? 'no request was built');
     const secrets = [DUMMY_KEY, ...(provider.env_key && io.env[provider.env_key] ? [io.env[provider.env_key] as string] : [])];
-    return { harness: thread.settings.harness, provider: provider.id, wire: recorder.wire, model, body: redact(recorder.body, secrets) as Record<string, unknown> };
+    const harness = thread.settings.harness;
+    const omitted = omittedTools(findProfile(harness, profileSearch(io)));
+    return { harness, provider: provider.id, wire: recorder.wire, model, body: redact(recorder.body, secrets) as Record<string, unknown>, omitted };
   } finally {
     await engine.close();
   }

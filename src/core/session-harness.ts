@@ -146,5 +146,5 @@ function withoutWriters(profile: HarnessProfile, bound: BoundHarness): BoundHarn
   });
   const all = bound.all.map((spec) => (writers.has(spec.name) ? refuse(spec) : spec));
   const keep = (specs: ToolSpec[]) => specs.filter((spec) => !writers.has(spec.name));
-  return { all, advertised: keep(bound.advertised), deferred: keep(bound.deferred), byName: new Map(all.map((spec) => [spec.name, spec])) };
+  return { all, advertised: keep(bound.advertised), deferred: keep(bound.deferred), byName: new Map(all.map((spec) => [spec.name, spec])), omitted: bound.omitted };
 }

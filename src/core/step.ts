@@ -15,7 +15,7 @@ import { messageText } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
 import { routeToolCall, type ToolCall } from '../tools/router.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolContext, ToolResult } from '../tools/spec.js';
+import type { ToolCallGate, ToolContext, ToolResult } from '../tools/spec.js';
 import { ToolGate } from '../tools/parallel.js';
 
 export interface StepHooks {
@@ -24,8 +24,10 @@ export interface StepHooks {
   textDelta(itemId: string, delta: string): void;
   reasoningDelta(itemId: string, delta: string): void;
   retry(event: Extract<ModelEvent, { type: 'retry' }>): void;
-  /** Builds the tool context for one call. */
-  toolContext(): ToolContext;
+  /** Builds the tool context for one call (with what hooks decided about its approval). */
+  toolContext(gate?: ToolCallGate): ToolContext;
+  /** Wraps each call (hooks: PreToolUse, PermissionRequest, PostToolUse). */
+  callTool?(call: ToolCall, run: (call: ToolCall, gate?: ToolCallGate) => Promise<ToolResult>): Promise<ToolResult>;
 }
 
 export interface StepOutcome {
@@ -84,8 +86,8 @@ export async function runStep(
           if (text !== '') hooks.emit('completed', { id, type: 'reasoning', text });
         } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
           const spec = tools.get(item.name);
-          const ctx = { ...hooks.toolContext(), callId: item.call_id };
-          const result = gate.run(spec?.parallelSafe ?? false, () => routeToolCall(tools, item, ctx));
+          const route = (call: ToolCall, callGate?: ToolCallGate) => routeToolCall(tools, call, { ...hooks.toolContext(callGate), callId: call.call_id });
+          const result = gate.run(spec?.parallelSafe ?? false, () => (hooks.callTool ? hooks.callTool(item, route) : route(item)));
           pending.push({ call: item, result });
         }
         break;

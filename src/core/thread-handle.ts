@@ -23,6 +23,7 @@ import { applySettingsUpdate, resolveThreadSettings, settingsView, type Recorded
 import type { BuiltRuntime, ThreadResources } from './thread-runtime.js';
 import type { ThreadSettings } from './thread-settings.js';
 import { contextWindowFor } from '../context/index.js';
+import type { ThreadCheckpoints } from './checkpointing.js';
 
 export type { StartedTurn, TurnResult } from './thread.js';
 
@@ -252,6 +253,11 @@ export class ThreadHandle {
    */
   askOnBehalf(request: DistributiveOmit<ApprovalRequest, 'id'>): Promise<ApprovalAnswer> {
     return this.thread.requestApproval(request as Omit<ApprovalRequest, 'id'>, new AbortController().signal);
+  }
+
+  /** What this thread's turns changed, for undo and rewind (core/undo.ts). */
+  get checkpoints(): ThreadCheckpoints | undefined {
+    return this.parts.resources.checkpoints;
   }
 
   /** @internal */

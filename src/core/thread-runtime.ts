@@ -16,11 +16,17 @@ import { createOrchestrator } from '../tools/orchestrator/index.js';
 import type { ClientFileSystem } from '../protocol/index.js';
 import type { ThreadMcp } from '../tools/mcp/session.js';
 import { withMcpTools } from '../tools/mcp/registry.js';
+import type { CapabilitiesFactory } from '../tools/spec.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
 import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
 import { setupHarness, type HarnessSetup } from './session-harness.js';
 import { compactThread, userMessageBudget } from './compaction.js';
+import { permissionModeFor, type HookSessionFacts, type ThreadHooks } from './hook-points.js';
+import { fireSessionStart } from './extension-setup.js';
+import type { ThreadCheckpoints } from './checkpointing.js';
+import type { SkillMetadata } from '../skills/index.js';
+import type { Thread, TurnResult } from './thread.js';
 
 export const REPLAY_PROVIDER: ProviderInfo = { id: REPLAY_PROVIDER_ID, name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
 
@@ -33,6 +39,11 @@ export class ThreadResources {
   clientFiles: ClientFileSystem | undefined;
   /** The thread's MCP servers (thread-mcp.ts), when any are configured; they outlive settings changes. */
   mcp: ThreadMcp | undefined;
+  /** The thread's hooks and checkpoints (core/extension-setup.ts), when set up. */
+  hooks: ThreadHooks | undefined;
+  checkpoints: ThreadCheckpoints | undefined;
+  /** The skills found when the thread loaded (the skill tools look names up here). */
+  skills: readonly SkillMetadata[] = [];
 
   constructor(
     readonly threadId: string,
@@ -51,11 +62,16 @@ export class ThreadResources {
     return this.unifiedExec;
   }
 
-  /** Kill every session and process group the thread started, and what escaped them. */
+  /** SessionEnd hooks, then kill every session and process group the thread started, and what escaped them. */
   async close(): Promise<void> {
-    await this.mcp?.close();
-    await this.unifiedExec?.closeAll();
-    await this.scope.close();
+    try {
+      await this.hooks?.run('SessionEnd', { reason: 'exit' });
+    } finally {
+      await this.mcp?.close();
+      await this.unifiedExec?.closeAll();
+      await this.scope.close();
+      await this.checkpoints?.close();
+    }
   }
 }
 
@@ -76,6 +92,8 @@ export interface BuiltRuntime {
   model: string;
   harness: HarnessSetup;
   safety: SafetySettings;
+  /** What hooks' stdin says about the session under these settings. */
+  hookFacts: HookSessionFacts;
 }
 
 export function providerFor(config: RigConfig, settings: ThreadSettings, env: NodeJS.ProcessEnv): ProviderInfo {
@@ -124,7 +142,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     home: context.home,
     provider,
   });
-  const capabilities = createOrchestrator({
+  const orchestrator = createOrchestrator({
     sandbox: safety.sandbox,
     approvalPolicy: safety.approvalPolicy,
     // Plan mode: no `allow` rule may run a command outside the read-only sandbox.
@@ -146,8 +164,17 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     },
     resources.mcp,
   );
+  const capabilities: CapabilitiesFactory = (services) => ({ ...orchestrator(services), skills: () => resources.skills });
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
+  const capabilityByName = new Map(harness.profile.tools.map((tool) => [tool.name, tool.capability]));
+  const hookFacts: HookSessionFacts = {
+    model,
+    permissionMode: permissionModeFor(safety.approvalPolicy, safety.sandbox.mode, safety.yolo),
+    capabilityOf: (name) => capabilityByName.get(name),
+  };
+  resources.hooks?.setFacts(hookFacts);
+  const compactWithHooks = (target: Thread, trigger: 'manual' | 'auto') => compactAround(resources.hooks, trigger, target, () => compactThread(target, compaction));
   const runtime: ThreadRuntime = {
     model,
     client: harness.wrapClient(client),
@@ -171,10 +198,25 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     ...(settings.maxTurnSteps !== undefined ? { maxTurnSteps: settings.maxTurnSteps } : {}),
     autoCompact: {
       limit: compactLimit,
-      compact: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
+      compact: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
     },
-    onContextOverflow: (target) => compactThread(target, compaction).then((result) => result.status === 'completed'),
-    compact: (target) => compactThread(target, compaction),
+    onContextOverflow: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
+    compact: (target) => compactWithHooks(target, 'manual'),
   };
-  return { runtime, provider, model, harness, safety, agents };
+  return { runtime, provider, model, harness, safety, agents, hookFacts };
+}
+
+/** PreCompact (a `continue: false` skips this compaction), the compaction, PostCompact, then SessionStart(compact). */
+async function compactAround(hooks: ThreadHooks | undefined, trigger: 'manual' | 'auto', target: Thread, compact: () => Promise<TurnResult>): Promise<TurnResult> {
+  const turnId = target.currentTurnId;
+  const pre = await hooks?.run('PreCompact', { trigger }, turnId);
+  if (pre?.stop || pre?.blocked) {
+    return { status: 'failed', error: `a PreCompact hook skipped compaction: ${pre.stopReason ?? pre.reason ?? 'no reason given'}`, usage: target.usage };
+  }
+  const result = await compact();
+  if (result.status === 'completed' && hooks) {
+    await hooks.run('PostCompact', { trigger }, turnId);
+    await fireSessionStart(hooks, 'compact');
+  }
+  return result;
 }

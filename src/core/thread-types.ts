@@ -1,10 +1,11 @@
 // The shapes around the turn loop: what a thread samples and acts with (its runtime), how it is
 // constructed, and what a turn gives back.
-import type { ConversationItem, JsonSchema, TokenUsage, ToolDefinition } from '../protocol/index.js';
+import type { ConversationItem, JsonSchema, TokenUsage, ToolDefinition, UserInput } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { CapabilitiesFactory } from '../tools/spec.js';
 import type { AgentsCapability } from '../tools/agents/capability.js';
+import type { CapabilitiesFactory, ToolCallGate, ToolResult, TurnServices } from '../tools/spec.js';
+import type { ToolCall } from '../tools/router.js';
 import type { ThreadRecorder, TurnContextRecord } from './recorder.js';
 import type { Thread } from './thread.js';
 
@@ -51,6 +52,34 @@ export interface ThreadOptions {
   firstTurn?: number;
   /** False when nobody can answer approvals (see TurnServices.canAskApproval). Default true. */
   canAskApproval?: boolean;
+  /** Hooks, checkpoints and skills (core/turn-extensions.ts). */
+  extensions?: ThreadExtensions;
+}
+
+/** What hooks, checkpoints and skills add to the turns of a thread. */
+export interface ThreadExtensions {
+  beginTurn(turnId: string, signal: AbortSignal): TurnExtension;
+}
+
+export interface PromptVerdict {
+  items: ConversationItem[];
+  blocked?: string;
+}
+
+/** One turn's share of them; every part is optional. */
+export interface TurnExtension {
+  /** Merged into the services the turn's tools get (the checkpoint recorder). */
+  services?: Partial<TurnServices>;
+  /** Before the prompt is recorded: context items to put in front of it, or why it is not sent. */
+  beforePrompt?(input: UserInput): PromptVerdict | Promise<PromptVerdict>;
+  /** Wraps every tool call (PreToolUse, PermissionRequest, PostToolUse). */
+  callTool?(call: ToolCall, run: (call: ToolCall, gate?: ToolCallGate) => Promise<ToolResult>): Promise<ToolResult>;
+  /** Set once a hook said `continue: false`: the turn ends after the current step. */
+  stopReason?(): string | undefined;
+  /** The model answered without tool calls: a prompt to continue with (Stop hooks), or undefined. */
+  afterAnswer?(lastAgentMessage: string | undefined): Promise<string | undefined>;
+  /** The turn is over (before its terminal event): checkpoints, Interrupt hooks, notify. */
+  end?(result: TurnResult): Promise<void>;
 }
 
 export interface TurnOptions {

@@ -202,6 +202,11 @@ export class Thread {
     assertInputLength(input);
     return this.beginTurn(async (turn, signal) => {
       if (this.history.length === 0 && this.options.initialContext) this.append(...this.options.initialContext);
+      // Waits only when a hook runs: steering right after startTurn must still reach the second request.
+      const pending = turn.extension.beforePrompt?.(input);
+      const prompt = pending instanceof Promise ? await pending : pending;
+      if (prompt?.blocked !== undefined) return { status: 'failed', error: prompt.blocked, usage: this.usage };
+      if (prompt) this.append(...prompt.items);
       this.appendUserInput(input);
       return this.loop(turn, signal, turnOptions);
     });
@@ -235,7 +240,8 @@ export class Thread {
     let resolveDone!: (result: TurnResult) => void;
     const done = new Promise<TurnResult>((resolve) => (resolveDone = resolve));
     this.activeTurn = { id: turnId, done };
-    const turn = new TurnState(this, controller.signal, turnId, this.options.canAskApproval ?? true);
+    const extension = this.options.extensions?.beginTurn(turnId, controller.signal) ?? {};
+    const turn = new TurnState(this, controller.signal, turnId, this.options.canAskApproval ?? true, extension);
     this.recorder.turnStarted({ turn_id: turnId, cwd: this.options.cwd, model: this.runtime.model, ...this.runtime.turnContext });
     this.emit({ type: 'turn.started' });
     void (async () => {
@@ -248,6 +254,11 @@ export class Thread {
           : { status: 'failed', error: error instanceof Error ? error.message : String(error), usage: this.usage };
       }
       if (controller.signal.aborted && result.status !== 'failed') result = { ...result, status: 'interrupted' };
+      try {
+        await extension.end?.(result);
+      } catch (error) {
+        this.emit({ type: 'item.completed', item: { id: this.newItemId(), type: 'error', message: `ending the turn: ${(error as Error).message}` } });
+      }
       this.finishTurn(turn, turnId, result);
       this.turnController = undefined;
       this.activeTurn = undefined;
@@ -312,6 +323,11 @@ export class Thread {
       }
       this.flushImages();
       if (signal.aborted) return { status: 'interrupted', usage: this.usage };
+      const hookStop = turn.extension.stopReason?.();
+      if (hookStop !== undefined) {
+        this.emit({ type: 'item.completed', item: { id: this.newItemId(), type: 'error', message: hookStop } });
+        return { status: 'completed', ...(lastAgentMessage !== undefined ? { lastAgentMessage } : {}), usage: this.usage };
+      }
       if (outcome.error) {
         if (outcome.error.kind === 'aborted') return { status: 'interrupted', usage: this.usage };
         if (outcome.error.kind === 'context_length' && !overflowRetried && this.runtime.onContextOverflow) {
@@ -321,6 +337,11 @@ export class Thread {
         return { status: 'failed', error: outcome.error.message, usage: this.usage };
       }
       if (outcome.toolCallCount === 0 && this.pendingInput.length === 0) {
+        const more = await turn.extension.afterAnswer?.(lastAgentMessage);
+        if (more !== undefined) {
+          this.append(this.userMessage({ text: more }));
+          continue;
+        }
         return { status: 'completed', ...(lastAgentMessage !== undefined ? { lastAgentMessage } : {}), usage: this.usage };
       }
     }

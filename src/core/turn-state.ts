@@ -1,21 +1,25 @@
 // Per-turn bookkeeping of a Thread: the todo list item of the turn and the services (capabilities,
 // approvals, item events) handed to the tools it runs.
 import type { ApprovalRequest, ThreadItem, TodoEntry } from '../protocol/index.js';
-import type { ToolCapabilities, ToolContext, TurnServices } from '../tools/spec.js';
+import type { ToolCallGate, ToolCapabilities, ToolContext, TurnServices } from '../tools/spec.js';
 import type { Thread } from './thread.js';
+import type { TurnExtension } from './thread-types.js';
 
 /** Per-turn bookkeeping: the todo list item and the services handed to tools. */
 export class TurnState {
   private planItem: ThreadItem | undefined;
   private readonly caps: ToolCapabilities;
+  private readonly services: TurnServices;
 
   constructor(
     private readonly thread: Thread,
     private readonly signal: AbortSignal,
     readonly id: string,
     canAskApproval: boolean,
+    readonly extension: TurnExtension = {},
   ) {
     const services: TurnServices = {
+      ...extension.services,
       cwd: thread.cwd,
       threadId: thread.id,
       signal,
@@ -24,10 +28,15 @@ export class TurnState {
       askApproval: (request) => thread.requestApproval(request as Omit<ApprovalRequest, 'id'>, signal),
       canAskApproval,
     };
-    this.caps = {
-      ...thread.makeCapabilities(services),
+    this.services = services;
+    this.caps = this.capabilities(services);
+  }
+
+  private capabilities(services: TurnServices): ToolCapabilities {
+    return {
+      ...this.thread.makeCapabilities(services),
       updatePlan: (items) => this.updatePlan(items),
-      attachImage: (part) => thread.addImage(part),
+      attachImage: (part) => this.thread.addImage(part),
     };
   }
 
@@ -45,11 +54,13 @@ export class TurnState {
           item: { id: thread.newItemId(), type: 'error', message: `Reconnecting... ${event.attempt}/${event.max_attempts} (${event.reason})` },
         });
       },
-      toolContext: (): ToolContext => ({
+      ...(this.extension.callTool ? { callTool: this.extension.callTool } : {}),
+      toolContext: (gate?: ToolCallGate): ToolContext => ({
         cwd: thread.cwd,
         threadId: thread.id,
         signal: this.signal,
-        caps: this.caps,
+        // A call hooks decided about gets capabilities that carry the decision to the orchestrator.
+        caps: gate ? this.capabilities({ ...this.services, callGate: gate }) : this.caps,
         threadState: thread.state,
         emitItem: (phase, item) => thread.emit({ type: `item.${phase}`, item }),
         newItemId: () => thread.newItemId(),

@@ -35,7 +35,17 @@ type ApprovalSubject =
       hints?: string[];
       reason?: string;
     }
-  | { kind: 'mcp_elicitation'; server: string; message: string; url?: string };
+  | { kind: 'mcp_elicitation'; server: string; message: string; url?: string }
+  | {
+      kind: 'network';
+      url: string;
+      host: string;
+      purpose: 'fetch' | 'redirect' | 'search';
+      from?: string;
+      /** False when approving goes past the sandbox's network setting. */
+      sandboxed: boolean;
+      reason?: string;
+    };
 
 export type ApprovalChoice = 'approve' | 'approve_for_session' | 'approve_always' | 'deny' | 'deny_with_feedback' | 'abort';
 
@@ -110,6 +120,11 @@ export function describeApproval(view: ApprovalView, options: FormatOptions): st
   } else if (view.kind === 'mcp_elicitation') {
     lines.push(`The MCP server ${bold(view.server, options.color)} asks: ${view.message}`);
     if (view.url) lines.push(`  open: ${view.url}`);
+  } else if (view.kind === 'network') {
+    const past = view.sandboxed ? '' : ' (network access is off in this sandbox; approving allows this request anyway)';
+    const what = view.purpose === 'search' ? 'Send this web search' : view.purpose === 'redirect' ? `Follow the redirect from ${view.from ?? 'the page'}` : 'Fetch this URL';
+    lines.push(`${what} to ${bold(view.host, options.color)}${past}?`);
+    lines.push(`  ${view.url}`);
   } else {
     lines.push(view.changes.length === 1 ? 'Make this change?' : `Make these ${view.changes.length} changes?`);
     for (const change of view.changes) {

@@ -149,6 +149,7 @@ export async function runHooks<E extends HookEventName>(
       timeoutSec: handler.timeoutSec,
       ...(context.shell !== undefined ? { shell: context.shell } : {}),
       ...(context.signal !== undefined ? { signal: context.signal } : {}),
+      ...(context.scope !== undefined ? { scope: context.scope } : {}),
     });
     const result = parseHandlerRun(event, raw);
     const done: HookRunSummary = {

@@ -8,7 +8,7 @@
 //   exit 0, other text         context for SessionStart, SubagentStart, UserPromptSubmit; a failure
 //                              for Stop, SubagentStop, Interrupt; otherwise ignored (a failure when
 //                              it looks like broken JSON)
-//   exit 2                     blocks with stderr as the reason (per event); stderr is required
+//   exit 2                     blocks with stderr as the reason (per event; a generic one without stderr)
 //   anything else / timeout    a failure that blocks nothing
 import type { HookEventName } from './events.js';
 import type { CommandRunResult } from './run-command.js';
@@ -99,10 +99,9 @@ export function parseHandlerRun(event: HookEventName, run: CommandRunResult): Ha
 }
 
 function exitTwo(event: HookEventName, run: CommandRunResult, result: HandlerResult): HandlerResult {
-  const reason = trimmed(run.stderr);
-  if (reason === undefined) {
-    return fail(result, `${event} hook exited with code 2 but did not write a reason to stderr`);
-  }
+  // Codex refuses an exit 2 without a reason; Claude Code blocks anyway (its own file-protection
+  // example exits 2 silently), so a Claude Code hooks file keeps protecting what it protects.
+  const reason = trimmed(run.stderr) ?? `${event} hook exited with code 2 (blocked; it wrote no reason to stderr)`;
   result.entries.push({ kind: 'feedback', text: reason });
   switch (event) {
     case 'PreToolUse':

@@ -1,6 +1,8 @@
 // The shapes of the hooks room: configured handlers, per-event inputs, run summaries for the event
 // stream (`hook/started`, `hook/completed`, as Codex's app server names them) and the combined
 // outcome an engine acts on.
+import type { HookRunSummary } from '../protocol/hooks.js';
+import type { ProcessScope } from '../exec/index.js';
 import type { HookEventName } from './events.js';
 
 /** Where a handler was configured. Project handlers need a trusted project and a confirmed hash. */
@@ -28,33 +30,7 @@ export interface HookDefinition {
   displayOrder: number;
 }
 
-export type HookRunStatus = 'running' | 'completed' | 'failed' | 'blocked' | 'stopped';
-export type HookEntryKind = 'warning' | 'stop' | 'feedback' | 'context' | 'error';
-
-export interface HookOutputEntry {
-  kind: HookEntryKind;
-  text: string;
-}
-
-/** Codex's HookRunSummary, as the app server sends it (camelCase). */
-export interface HookRunSummary {
-  id: string;
-  eventName: string;
-  handlerType: 'command';
-  executionMode: 'sync' | 'async';
-  scope: 'thread' | 'turn';
-  sourcePath: string;
-  source: HookScope;
-  displayOrder: number;
-  status: HookRunStatus;
-  statusMessage?: string;
-  /** Unix seconds. */
-  startedAt: number;
-  completedAt?: number;
-  durationMs?: number;
-  entries: HookOutputEntry[];
-}
-
+export type { HookEntryKind, HookOutputEntry, HookRunStatus, HookRunSummary } from '../protocol/hooks.js';
 /**
  * Items for the event stream: `hook/started` before a handler runs, `hook/completed` after. The
  * integrator moves these into protocol/ with the engine's event envelope.
@@ -133,6 +109,8 @@ export interface HookContext {
   onAsyncContext?: (event: HookEventName, text: string) => void;
   /** Aborting kills running handlers (their runs complete as failed). */
   signal?: AbortSignal;
+  /** Who owns the handlers' processes (the thread's scope); default: rig's process-wide scope. */
+  scope?: ProcessScope;
 }
 
 export type PermissionVerdict = { behavior: 'allow' } | { behavior: 'deny'; message: string };

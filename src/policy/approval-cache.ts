@@ -4,6 +4,7 @@
 export class ApprovalCache {
   private readonly prefixes: string[][] = [];
   private readonly paths = new Set<string>();
+  private readonly hosts = new Set<string>();
 
   /** Remembers an exact argv prefix; any later command starting with it counts as approved. */
   approveCommandPrefix(prefix: readonly string[]): void {
@@ -24,9 +25,19 @@ export class ApprovalCache {
     return paths.length > 0 && paths.every((path) => this.paths.has(path));
   }
 
+  /** A host the user allowed network requests to (web_fetch, a search backend) for the session. */
+  approveHost(host: string): void {
+    this.hosts.add(host.toLowerCase());
+  }
+
+  isHostApproved(host: string): boolean {
+    return this.hosts.has(host.toLowerCase());
+  }
+
   clear(): void {
     this.prefixes.length = 0;
     this.paths.clear();
+    this.hosts.clear();
   }
 }
 

@@ -54,7 +54,27 @@ export interface FileChangeApprovalRequest {
   agent_thread_id?: string;
 }
 
-export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest | McpToolCallApprovalRequest | McpElicitationApprovalRequest;
+/** A network request rig makes itself (web_fetch, a web_search backend): one host at a time. */
+export interface NetworkApprovalRequest {
+  kind: 'network';
+  id: string;
+  /** The tool call's item, when it has one. */
+  item_id?: string;
+  url: string;
+  host: string;
+  /** fetch: the first request of a fetch; redirect: a hop the server sent it on to; search: a query to the search backend. */
+  purpose: 'fetch' | 'redirect' | 'search';
+  /** For a redirect: the URL that redirected. */
+  from?: string;
+  /** False when approving goes past the sandbox's network setting (network access is off). */
+  sandboxed: boolean;
+  reason?: string;
+  /** Set when a sub-agent asks: its task path (e.g. /root/implement_fix) and thread. */
+  agent_path?: string;
+  agent_thread_id?: string;
+}
+
+export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest | NetworkApprovalRequest | McpToolCallApprovalRequest | McpElicitationApprovalRequest;
 
 /**
  * approve once; approve this exact command prefix (or tool) for the session; approve and do not ask

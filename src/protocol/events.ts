@@ -7,6 +7,7 @@ import type { TokenUsage } from './usage.js';
 import type { ApprovalDecision, ApprovalRequest } from './approvals.js';
 import type { ThreadSettingsView } from './settings.js';
 import type { McpLiveEvent } from './mcp.js';
+import type { HookCompletedEvent, HookStartedEvent } from './hooks.js';
 
 export interface ThreadStartedEvent {
   type: 'thread.started';
@@ -142,7 +143,9 @@ export type LiveEvent =
   | ThreadClosedEvent
   | McpLiveEvent
   | SteerDeliveredEvent
-  | ThreadNameUpdatedEvent;
+  | ThreadNameUpdatedEvent
+  | HookStartedEvent
+  | HookCompletedEvent;
 
 export type ThreadEvent = ExecEvent | LiveEvent;
 

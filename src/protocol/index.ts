@@ -9,3 +9,4 @@ export * from './model-events.js';
 export * from './file-change.js';
 export * from './settings.js';
 export * from './mcp.js';
+export * from './hooks.js';

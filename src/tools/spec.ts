@@ -14,6 +14,9 @@ import type {
   ToolOutput,
 } from '../protocol/index.js';
 import type { AgentsCapability } from './agents/capability.js';
+import type { FileChange } from '../checkpoints/index.js';
+import type { SkillMetadata } from '../skills/index.js';
+import type { WebFetchResult, SearchResult } from '../web/index.js';
 
 export interface ToolResult {
   output: ToolOutput;
@@ -44,6 +47,11 @@ export interface ExecRequest {
    * whose effect is to type text into a shell (Terminus 2's tmux keystrokes) is judged by that text.
    */
   judgedArgv?: string[];
+  /**
+   * A background job: the command's checkpoint window stays open until it exits (or the turn ends),
+   * so its writes belong to the turn that started it.
+   */
+  background?: boolean;
 }
 
 export interface ExecOutcome {
@@ -99,7 +107,30 @@ export interface ToolCapabilities {
   agents?: AgentsCapability;
   /** Call an MCP tool through the orchestrator (approval mode and annotations -> approval -> call); absent without MCP servers. */
   callMcp?(request: McpCallRequest): Promise<ToolResult>;
+  /** Fetch a URL as readable text, through the orchestrator (network setting, approval policy). */
+  fetchUrl?(request: FetchRequest): Promise<FetchOutcome>;
+  /**
+   * Query the configured search backend through the orchestrator; absent when none is configured
+   * (the web_search tool is then left out of the request).
+   */
+  webSearch?(query: string, options?: { maxResults?: number }): Promise<SearchOutcome>;
+  /** Kill one unified-exec session (a background job) with its process group; false when unknown. */
+  closeSession?(sessionId: number): Promise<boolean>;
+  /** The skills of this thread, in the order the model saw them listed. */
+  skills?(): readonly SkillMetadata[];
 }
+
+export interface FetchRequest {
+  url: string;
+  /** Upper bound of the text given back (characters). */
+  maxChars?: number;
+  /** Give the page's text without converting HTML (opencode's `format: "html"`). */
+  raw?: boolean;
+  timeoutMs?: number;
+}
+
+export type FetchOutcome = { ok: true; page: WebFetchResult } | { ok: false; message: string };
+export type SearchOutcome = { ok: true; results: SearchResult[] } | { ok: false; message: string };
 
 export interface ToolContext {
   cwd: string;
@@ -163,6 +194,33 @@ export interface TurnServices {
    * then declines what would need a person, saying which policy wanted one and how to allow it.
    */
   canAskApproval: boolean;
+  /** The turn's checkpoints: what its commands and change sets wrote, for undo. */
+  checkpoint?: TurnCheckpointing;
+  /** Set per tool call when hooks decide about its approval (PreToolUse, PermissionRequest). */
+  callGate?: ToolCallGate;
+}
+
+/** Where a turn's file changes are recorded (core/checkpointing.ts). */
+export interface TurnCheckpointing {
+  /** Before a shell command runs: opens a window over the workspace. */
+  beginCommand(): Promise<CommandCheckpoint>;
+  /** The files an in-process change set wrote, as they were before and after. */
+  recordFiles(changes: FileChange[]): void;
+}
+
+export interface CommandCheckpoint {
+  /** The command ended: record what it wrote. Idempotent; the turn's end closes windows left open. */
+  end(): Promise<void>;
+}
+
+export type PermissionVerdict = { behavior: 'allow' } | { behavior: 'deny'; message: string };
+
+/** What hooks decided about one call's approval. */
+export interface ToolCallGate {
+  /** PreToolUse `permissionDecision`: allow skips the prompt (never a forbidden rule or the sandbox); ask forces it. */
+  permissionDecision?: 'allow' | 'ask';
+  /** PermissionRequest hooks, run before a person is asked; undefined = ask as usual. */
+  permissionRequest?(question: DistributiveOmit<ApprovalRequest, 'id'>): Promise<PermissionVerdict | undefined>;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -53,6 +53,8 @@ export interface WebFetchOptions {
   signal?: AbortSignal;
   userAgent?: string;
   headers?: Record<string, string>;
+  /** Give HTML as it came instead of converting it to Markdown. */
+  raw?: boolean;
 }
 
 export interface WebFetchResult {
@@ -200,7 +202,11 @@ export async function webFetch(rawUrl: string, options: WebFetchOptions): Promis
     let content: string;
     let format: WebFetchResult['format'];
     let title: string | undefined;
-    if (kind === 'html') {
+    if (kind === 'html' && options.raw) {
+      title = htmlTitle(text);
+      content = text;
+      format = 'text';
+    } else if (kind === 'html') {
       title = htmlTitle(text);
       content = await htmlToMarkdown(text);
       format = 'markdown';

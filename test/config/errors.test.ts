@@ -207,11 +207,9 @@ describe('profiles and flags', () => {
   });
   test('settings rig does not act on yet are accepted with a warning that says so', () => {
     const home = tempDir();
-    writeFiles(home, { 'config.toml': 'notify = ["notify-send"]\n\n[mcp_servers.docs]\ncommand = "docs-server"\n' });
+    writeFiles(home, { 'config.toml': 'notify = ["notify-send"]\n\n[agents]\nmax_threads = 2\n' });
     const { warnings } = loadConfig({ home, cwd: home, env });
-    // mcp_servers takes effect now (src/mcp): only notify is still reported.
-    expect(warnings).toEqual([
-      `${home}/config.toml:1: notify is validated, but this version of rig does not run it after turns yet; the setting has no effect`,
-    ]);
+    // notify runs after turns now (core/turn-extensions.ts): only agents is still reported.
+    expect(warnings).toEqual([`${home}/config.toml:3: agents is not supported by this version of rig yet; the setting has no effect`]);
   });
 });

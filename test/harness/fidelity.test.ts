@@ -36,12 +36,13 @@ describe('first request against the captured original', () => {
 });
 
 describe('claude-code: defer_loading', () => {
-  it('is sent only on Messages, and there with the anthropic-beta flag that enables it', async () => {
+  it('is sent only on Messages (for the deferred tools rig can run), and there with the anthropic-beta flag that enables it', async () => {
+    const profile = readProfileFile(join(builtinProfileDir(), 'claude-code.json'), 'builtin');
+    const runnable = profile.tools.some((tool) => tool.exposure === 'deferred' && tool.capability !== 'unavailable' && tool.extras['defer_loading'] === true);
     for (const wire of ['messages', 'chat', 'responses'] as const) {
       const body = JSON.stringify(await rigFirstRequest('claude-code', wire, 'claude-sonnet-4-6'));
-      expect(body.includes('"defer_loading":true'), wire).toBe(wire === 'messages');
+      expect(body.includes('"defer_loading":true'), wire).toBe(wire === 'messages' && runnable);
     }
-    const profile = readProfileFile(join(builtinProfileDir(), 'claude-code.json'), 'builtin');
     expect(effectiveSettings(profile.request, 'messages', 'claude-sonnet-4-6').extraHeaders['anthropic-beta']).toContain('advanced-tool-use-2025-11-20');
     expect(effectiveSettings(profile.request, 'chat', 'claude-sonnet-4-6').extraHeaders).toEqual({});
   });

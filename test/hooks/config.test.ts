@@ -51,9 +51,9 @@ describe('loading', () => {
       ['Stop', undefined, './stop.sh', 600, undefined, 'user'],
     ]);
     expect(active[0]!.key).toBe(`${home}/config.toml:pre_tool_use:0:0`);
-    // The config loader validates the same table (and warns that nothing fires it yet).
+    // The config loader validates the same table, and no longer warns (the engine fires it).
     const loaded = loadConfig({ home, cwd: home, env: { HOME: home } });
-    expect(loaded.warnings.join('\n')).toMatch(/config\.toml:3: hooks are validated, but this version of rig does not fire hook events/);
+    expect(loaded.warnings).toEqual([]);
   });
 
   test("Claude Code's hooks.json from its documentation loads unchanged", () => {

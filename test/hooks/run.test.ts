@@ -50,11 +50,12 @@ describe('one handler', () => {
     expect(outcome.runs[0]).toMatchObject({ status: 'blocked', entries: [{ kind: 'feedback', text: 'protected file: .env' }] });
   });
 
-  test('exit code 2 without stderr is a failure, not a block', async () => {
+  test('exit code 2 without stderr still blocks (as Claude Code does), with a generic reason', async () => {
     const d = dir();
     const outcome = await runHooks('PreToolUse', edit, context(d, [handler('PreToolUse', 'exit 2')]));
-    expect(outcome.blocked).toBe(false);
-    expect(outcome.runs[0]?.status).toBe('failed');
+    expect(outcome.blocked).toBe(true);
+    expect(outcome.reason).toBe('PreToolUse hook exited with code 2 (blocked; it wrote no reason to stderr)');
+    expect(outcome.runs[0]?.status).toBe('blocked');
   });
 
   test('any other exit code fails without blocking', async () => {

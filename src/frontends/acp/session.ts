@@ -134,8 +134,8 @@ export class AcpSession {
     if (request.kind === 'mcp_elicitation') return this.answer(request.id, 'deny');
     const toolCall = pendingToolCall(request, this.cwd);
     if (request.kind === 'file_change') this.diffs.set(request.item_id, toolCall.content ?? []);
-    if (!this.announced.has(request.item_id)) {
-      this.announced.add(request.item_id);
+    if (!this.announced.has(toolCall.toolCallId)) {
+      this.announced.add(toolCall.toolCallId);
       this.send({ sessionUpdate: 'tool_call', ...toolCall });
     }
     const options = OPTIONS.map(({ optionId, name, kind }) => ({ optionId, name, kind }));

@@ -148,6 +148,9 @@ export function pendingToolCall(request: ApprovalRequest, cwd: string): ToolCall
   if (request.kind === 'mcp_tool_call') {
     return { toolCallId: request.item_id, title: `${request.server}: ${request.tool}`, kind: 'other', status: 'pending', rawInput: request.arguments, locations: [], content: [] };
   }
+  if (request.kind === 'network') {
+    return { toolCallId: request.item_id ?? request.id, title: `Fetch ${request.url}`, kind: 'fetch', status: 'pending', rawInput: { url: request.url, purpose: request.purpose }, locations: [], content: [] };
+  }
   if (request.kind === 'mcp_elicitation') {
     // ACP has no form questions; the session declines these before asking (see AcpSession.ask).
     return { toolCallId: request.item_id ?? request.id, title: request.message, kind: 'other', status: 'pending', locations: [], content: [] };

@@ -219,9 +219,9 @@ export class EventBridge {
   }
 
   private askClient(threadId: string, turnId: string, request: ApprovalRequest, now: number, cwd: string): void {
-    // MCP approvals and server questions have no request of their own in this protocol version
-    // yet: declined (the model is told), never left waiting.
-    if (request.kind === 'mcp_tool_call' || request.kind === 'mcp_elicitation') {
+    // MCP approvals, server questions and rig's own network requests (web_fetch) have no request of
+    // their own in this protocol version: declined (the model is told), never left waiting.
+    if (request.kind === 'mcp_tool_call' || request.kind === 'mcp_elicitation' || request.kind === 'network') {
       try {
         this.out.handle(threadId)?.answerApproval(request.id, 'deny');
       } catch {
@@ -294,7 +294,7 @@ function startedForm(item: RigItem): RigItem {
   }
 }
 
-function pendingItem(request: Exclude<ApprovalRequest, { kind: 'mcp_tool_call' | 'mcp_elicitation' }>): RigItem {
+function pendingItem(request: Exclude<ApprovalRequest, { kind: 'mcp_tool_call' | 'mcp_elicitation' | 'network' }>): RigItem {
   if (request.kind === 'exec') {
     return { id: request.item_id, type: 'command_execution', command: request.command_text, aggregated_output: '', exit_code: null, status: 'in_progress' };
   }

@@ -209,9 +209,11 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
             ? `${bold('$')} ${shellQuote(request.command)}`
             : request.kind === 'file_change'
               ? request.paths.join(', ')
-              : request.kind === 'mcp_tool_call'
-                ? `${bold('mcp')} ${request.server}.${request.tool}`
-                : `${request.server} asks: ${request.message}`;
+              : request.kind === 'network'
+                ? request.url
+                : request.kind === 'mcp_tool_call'
+                  ? `${bold('mcp')} ${request.server}.${request.tool}`
+                  : `${request.server} asks: ${request.message}`;
         const reason = 'reason' in request ? request.reason : undefined;
         options.stderr(`approval needed: ${what}${reason ? ` (${reason})` : ''}\n`);
         return;

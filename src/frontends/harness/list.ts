@@ -22,6 +22,8 @@ export function formatHarnessList(entries: HarnessListEntry[]): string {
     lines.push(`${head}  ${entry.protocol ?? 'tools'}  wires: ${(entry.wires ?? []).join(', ')}`);
     if (entry.description) lines.push(`${' '.repeat(width + 2)}${entry.description}`);
     lines.push(`${' '.repeat(width + 2)}tools: ${describeTools(entry.tools ?? [])}`);
+    const omitted = entry.omitted ?? [];
+    lines.push(`${' '.repeat(width + 2)}unbound: ${entry.unbound ?? 0}; omitted: ${omitted.length === 0 ? 'none' : `${omitted.length} (${omitted.map((o) => o.name).join(', ')})`}`);
   }
   return `${lines.join('\n')}\n`;
 }

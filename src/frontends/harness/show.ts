@@ -19,6 +19,10 @@ export async function runHarnessShow(id: string, flags: ShowFlags, io: HarnessIo
     io.stdout(`# harness ${shown.harness} · provider ${shown.provider} · wire ${shown.wire} · model ${shown.model}\n`);
     io.stdout(`# the first request body for the prompt ${JSON.stringify(flags.prompt ?? SAMPLE_PROMPT)}\n`);
     io.stdout(`${JSON.stringify(shown.body, null, 2)}\n`);
+    if (shown.omitted.length > 0) {
+      io.stdout(`# ${shown.omitted.length} tool${shown.omitted.length === 1 ? '' : 's'} of the original left out of the request:\n`);
+      for (const tool of shown.omitted) io.stdout(`#   ${tool.name}: ${tool.reason}\n`);
+    }
   }
   return 0;
 }

@@ -237,5 +237,15 @@ function approvalView(request: Exclude<ApprovalRequest, { kind: 'mcp_elicitation
       return { kind: 'file_change', changes: request.changes, ...(request.reason ? { reason: request.reason } : {}) };
     case 'mcp_tool_call':
       return { kind: 'mcp_tool_call', server: request.server, tool: request.tool, arguments: request.arguments, ...(request.reason ? { reason: request.reason } : {}) };
+    case 'network':
+      return {
+        kind: 'network',
+        url: request.url,
+        host: request.host,
+        purpose: request.purpose,
+        sandboxed: request.sandboxed,
+        ...(request.from ? { from: request.from } : {}),
+        ...(request.reason ? { reason: request.reason } : {}),
+      };
   }
 }

@@ -42,6 +42,17 @@ export function approvalView(request: ApprovalRequest, cwd: string): ApprovalVie
       ...(request.agent_path ? { agentPath: request.agent_path } : {}),
     };
   }
+  if (request.kind === 'network') {
+    return {
+      kind: 'network',
+      url: request.url,
+      host: request.host,
+      purpose: request.purpose,
+      ...(request.from ? { from: request.from } : {}),
+      sandboxed: request.sandboxed,
+      ...(request.reason ? { reason: request.reason } : {}),
+    };
+  }
   const shown = (path: string) => {
     const rel = relative(cwd, path);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;

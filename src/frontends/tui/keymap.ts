@@ -208,7 +208,9 @@ function answerApproval(app: TuiApp, modal: ApprovalModal, answer: ApprovalAnswe
         ? request.paths.join(', ')
         : request.kind === 'mcp_tool_call'
           ? `${request.server}: ${request.tool}`
-          : `${request.server}'s question`;
+          : request.kind === 'network'
+            ? request.url
+            : `${request.server}'s question`;
   const verdict: Record<ApprovalAnswer['decision'], string> = {
     approve: 'approved once',
     approve_for_session: 'approved for this session',

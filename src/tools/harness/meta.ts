@@ -1,20 +1,8 @@
-// Tools about tools, and the explicit "not in this build" handler. A profile may advertise a tool
-// rig cannot run (sub-agents, web access); it binds to `unavailable`, which says so plainly
-// instead of failing as an unknown call.
+// Tools about tools: tool search over deferred tools, tool_call dispatch, evidence notes. A tool of
+// the original rig cannot run is declared `unavailable` and never bound (registry.ts omittedTools).
 import { CapabilityOptionError, type HarnessProfile, type ResolvedTool } from '../../harness/profile.js';
 import type { ToolSpec } from '../spec.js';
 import { asArgs, fail, functionSpec, numberArg, ok, stringArg } from './common.js';
-
-export function createUnavailableTool(tool: ResolvedTool): ToolSpec {
-  const reason = tool.options['reason'];
-  if (reason !== undefined && typeof reason !== 'string') throw new CapabilityOptionError('options.reason', 'must be a string');
-  const what = reason ? ` (${reason})` : '';
-  return functionSpec(
-    tool,
-    { description: `${tool.name} (not available in this build).`, parameters: { type: 'object', properties: {} }, parallelSafe: true },
-    async () => fail(`${tool.name} is not available in this build of rig${what}. Continue with the other tools.`),
-  );
-}
 
 const LOADED_KEY = 'harness.loadedDeferredTools';
 

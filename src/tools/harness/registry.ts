@@ -7,7 +7,7 @@ import { createEditTool } from './edit.js';
 import { createGitTool } from './git.js';
 import { createFileSearchTool, createGlobTool, createListDirTool } from './glob.js';
 import { createGrepTool } from './grep.js';
-import { createEvidenceTool, createToolCallTool, createToolSearchTool, createUnavailableTool } from './meta.js';
+import { createEvidenceTool, createToolCallTool, createToolSearchTool } from './meta.js';
 import {
   createChecklistTool,
   createEnterPlanModeTool,
@@ -24,6 +24,8 @@ import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
 import { observeFileTool } from './observe.js';
 import { agentCapabilities } from '../agents/harness-capabilities.js';
+import { createSkillTool } from './skill.js';
+import { createWebFetchTool } from './web-fetch.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -53,8 +55,9 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['plan.exit', createExitPlanModeTool],
     ['tool.search', createToolSearchTool],
     ['notes.evidence', createEvidenceTool],
-    ['unavailable', createUnavailableTool],
     ...agentCapabilities(),
+    ['skill.load', createSkillTool],
+    ['web.fetch', createWebFetchTool],
   ]);
 }
 
@@ -77,25 +80,51 @@ export interface BoundHarness {
   /** Sent once loaded through tool search (see loadedDeferredTools in meta.ts). */
   deferred: ToolSpec[];
   byName: Map<string, ToolSpec>;
+  /** Tools of the original rig cannot honestly provide: never sent, never callable (omittedTools). */
+  omitted: OmittedTool[];
+}
+
+/**
+ * The capability a profile declares a tool of the original with when rig cannot run it: the tool
+ * is left out of every request (and out of tool search) and listed as omitted, with
+ * `options.reason` saying why. Every other tool has a real handler, or the profile fails to load.
+ */
+export const OMITTED_CAPABILITY = 'unavailable';
+
+export interface OmittedTool {
+  name: string;
+  reason: string;
+}
+
+export function omittedTools(profile: HarnessProfile): OmittedTool[] {
+  return profile.tools
+    .filter((tool) => tool.capability === OMITTED_CAPABILITY)
+    .map((tool) => {
+      const reason = tool.options['reason'];
+      return { name: tool.name, reason: typeof reason === 'string' && reason !== '' ? `not in this build of rig: ${reason}` : 'not in this build of rig' };
+    });
 }
 
 /**
  * Binds a loaded profile's tools: harness capabilities from here, native ones from `native`.
- * Throws HarnessProfileError (file + field) when a tool's capability is unknown or misconfigured.
+ * Throws HarnessProfileError (file + field) when a tool's capability is unknown or misconfigured,
+ * naming the tool: a profile never advertises a tool without a handler.
  */
 export function bindHarness(profile: HarnessProfile, native: CapabilityRegistry<ToolSpec> = new Map()): BoundHarness {
   const byName = new Map<string, ToolSpec>();
   const registry = new Map<string, ToolFactory<ToolSpec>>([...harnessCapabilities(), ...native]);
   registry.set('tool.call', (tool) => createToolCallTool(tool, (name) => byName.get(name)));
+  // Omitted tools are not bound: tool search and tool_call see only the tools that run.
+  const offered: HarnessProfile = { ...profile, tools: profile.tools.filter((tool) => tool.capability !== OMITTED_CAPABILITY) };
   // A profile's per-tool `extras` ride along on the spec so every wire can send them.
-  const specs = bindProfileTools(profile, registry).map((spec, index) => {
-    const extras = profile.tools[index]?.extras;
+  const specs = bindProfileTools(offered, registry).map((spec, index) => {
+    const extras = offered.tools[index]?.extras;
     return extras && Object.keys(extras).length > 0 ? { ...spec, extras } : spec;
   });
   specs.forEach((spec) => byName.set(spec.name, spec));
   const pick = (exposure: string): ToolSpec[] =>
-    profile.tools.flatMap((tool, index) => (tool.exposure === exposure && specs[index] ? [specs[index]] : []));
-  return { all: specs, advertised: pick('advertised'), deferred: pick('deferred'), byName };
+    offered.tools.flatMap((tool, index) => (tool.exposure === exposure && specs[index] ? [specs[index]] : []));
+  return { all: specs, advertised: pick('advertised'), deferred: pick('deferred'), byName, omitted: omittedTools(profile) };
 }
 
 /** Finds the winning profile for `id` across the layers, reads it and binds its tools: the one path sessions use. */

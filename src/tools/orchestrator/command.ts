@@ -9,7 +9,7 @@ import { UnifiedExecError, type UnifiedExecResult } from '../../exec/unified-exe
 import type { ArgvWrapper } from '../../exec/live-process.js';
 import { bwrapDiagnosis, canWritePath, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
 import { assessExecCommandLazily, decideExecApproval, shlexJoin, type ApprovalAction } from '../../policy/index.js';
-import type { ExecOutcome, ExecRequest, TurnServices } from '../spec.js';
+import type { CommandCheckpoint, ExecOutcome, ExecRequest, TurnServices } from '../spec.js';
 import type { OrchestratorOptions } from './options.js';
 import { orchestrate, type ApprovalQuestion, type AskContext, type Attempt, type Runtime } from './pipeline.js';
 
@@ -150,8 +150,10 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     const onOutput = (chunk: Buffer) =>
       services.emit({ type: 'item.command_execution.output_delta', item_id: item.id, delta: chunk.toString('utf8') });
 
+    // What the command writes is found by the turn's checkpoint window around it (for undo).
+    const window = await services.checkpoint?.beginCommand();
     try {
-      if (request.yieldTimeMs !== undefined) return await this.runSession(item, wrap, onOutput);
+      if (request.yieldTimeMs !== undefined) return await this.runSession(item, wrap, onOutput, window);
       const result = await runProcess({
         argv: this.argv,
         cwd: request.cwd,
@@ -167,15 +169,23 @@ class CommandRuntime implements Runtime<ExecOutcome> {
         type: 'item.completed',
         item: { ...item, aggregated_output: result.output, exit_code: result.exitCode, status: result.exitCode === 0 ? 'completed' : 'failed' },
       });
+      await window?.end();
       return { exitCode: result.exitCode, output: result.output, totalBytes: result.totalBytes, wallTimeMs: result.wallTimeMs, timedOut: result.timedOut };
     } catch (error) {
+      await window?.end();
       const message = error instanceof Error ? error.message : String(error);
       services.emit({ type: 'item.completed', item: { ...item, aggregated_output: message, status: 'failed' } });
       return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: 0, timedOut: false, declined: message };
     }
   }
 
-  private async runSession(item: CommandExecutionItem, wrap: ArgvWrapper | undefined, onOutput: (chunk: Buffer) => void): Promise<ExecOutcome> {
+  /** A session outlives the call: its checkpoint window closes when it exits (or when the turn ends). */
+  private async runSession(
+    item: CommandExecutionItem,
+    wrap: ArgvWrapper | undefined,
+    onOutput: (chunk: Buffer) => void,
+    window: CommandCheckpoint | undefined,
+  ): Promise<ExecOutcome> {
     const { options, services, request } = this;
     let aggregated = '';
     let settled = false;
@@ -203,9 +213,13 @@ class CommandRuntime implements Runtime<ExecOutcome> {
           aggregated += chunk.toString('utf8');
           onOutput(chunk);
         },
-        onExit: ({ exitCode }) => finish(exitCode),
+        onExit: ({ exitCode }) => {
+          finish(exitCode);
+          void window?.end();
+        },
       });
     } catch (error) {
+      await window?.end();
       const message = error instanceof UnifiedExecError || error instanceof Error ? error.message : String(error);
       services.emit({ type: 'item.completed', item: { ...item, aggregated_output: message, status: 'failed' } });
       return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: performance.now() - started, timedOut: false, declined: message };
@@ -221,6 +235,8 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     } else if (result.exitCode !== null) {
       finish(result.exitCode);
     }
+    // A command that ended within the call has written all it will: record it before the model reads on.
+    if (result.sessionId === undefined) await window?.end();
     return sessionOutcome(result);
   }
 }

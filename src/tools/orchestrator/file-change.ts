@@ -1,13 +1,14 @@
 // The file change runtime: every in-process write (apply_patch and every harness's edit tools)
 // is one change set with one file_change item. The "sandbox attempt" of a change set is its commit
 // checked against the sandbox's writable roots; without the check it runs with the user's access.
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import type { ClientFileSystem, FileChangeApprovalEntry, FileChangeEntry, FileChangeItem, FileEdit } from '../../protocol/index.js';
 import { summarizeEdits } from '../../patch/summary.js';
 import { commitFileEdits } from '../../patch/commit.js';
 import { canWritePath, explainWriteDenied } from '../../exec/sandbox/index.js';
 import { decidePatchApproval, type ApprovalAction } from '../../policy/index.js';
+import type { FileContent } from '../../checkpoints/index.js';
 import type { FileChangeOutcome, TurnServices } from '../spec.js';
 import type { OrchestratorOptions } from './options.js';
 import { orchestrate, type ApprovalQuestion, type AskContext, type Attempt, type Runtime } from './pipeline.js';
@@ -145,14 +146,22 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
   }
 
   async run(attempt: Attempt): Promise<FileChangeOutcome> {
+    // For undo: each touched file as it was, read only when the turn keeps checkpoints.
+    const checkpoint = this.services.checkpoint;
+    const before = checkpoint ? this.paths.map((path) => ({ path, content: fileState(path) })) : [];
     const client = this.options.clientFiles?.();
     // Deletes and renames have no client call: those change sets stay rig's own, atomic commit.
-    if (client && this.edits.every((edit) => edit.kind !== 'delete' && edit.moveTo === undefined)) return this.runThroughClient(client, attempt);
+    if (client && this.edits.every((edit) => edit.kind !== 'delete' && edit.moveTo === undefined)) {
+      const outcome = await this.runThroughClient(client, attempt);
+      if (outcome.ok) checkpoint?.recordFiles(before.map(({ path, content }) => ({ path, before: content, after: fileState(path) })));
+      return outcome;
+    }
     try {
       const { summary } = await commitFileEdits(this.edits, {
         ...(attempt.sandboxed ? { canWrite: (path: string) => this.canWrite(path) } : {}),
         displayPath: (path) => this.display(path),
       });
+      checkpoint?.recordFiles(before.map(({ path, content }) => ({ path, before: content, after: fileState(path) })));
       this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'completed' } });
       return { ok: true, message: summary.text };
     } catch (error) {
@@ -174,6 +183,18 @@ async function writeThroughClient(runtime: { edits: readonly FileEdit[]; canWrit
     }
   }
   return summarizeEdits(runtime.edits, (path) => runtime.display(path)).text;
+}
+
+/** A file's state for a checkpoint (the link itself for a symlink). */
+function fileState(path: string): FileContent {
+  try {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) return { kind: 'symlink', target: readlinkSync(path) };
+    if (!st.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
+    return { kind: 'file', data: readFileSync(path), mode: st.mode & 0o7777 };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'absent' } : { kind: 'unknown', reason: `unreadable (${(error as Error).message})` };
+  }
 }
 
 export function canWriteFor(options: OrchestratorOptions, absolutePath: string): boolean {

@@ -3,6 +3,7 @@
 import type { CapabilitiesFactory } from '../spec.js';
 import { runCommand, writeToSession } from './command.js';
 import { applyFileChanges, canWriteFor } from './file-change.js';
+import { fetchUrl, searchWeb } from './network.js';
 import type { OrchestratorOptions } from './options.js';
 import { callMcpTool } from './mcp-call.js';
 
@@ -10,6 +11,7 @@ export type { OrchestratorOptions } from './options.js';
 export { USER_DECLINED_EXEC } from './command.js';
 export { USER_DECLINED_PATCH } from './file-change.js';
 export { USER_DECLINED_MCP } from './mcp-call.js';
+export { USER_DECLINED_NETWORK } from './network.js';
 export { declinedWithFeedback, noApproverMessage } from './pipeline.js';
 
 export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFactory {
@@ -19,6 +21,9 @@ export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFa
     applyChanges: (edits) => applyFileChanges(edits, options, services),
     canWrite: (path) => canWriteFor(options, path),
     ...mcpCapability(options, services),
+    fetchUrl: (request) => fetchUrl(request, options, services),
+    ...(options.webSearch ? { webSearch: (query: string, opts?: { maxResults?: number }) => searchWeb(query, options.webSearch!, opts?.maxResults, options, services) } : {}),
+    closeSession: (sessionId) => options.unifiedExec.closeSession(sessionId),
   });
 }
 

@@ -6,6 +6,7 @@ import type { SandboxPolicy, WrapOptions } from '../../exec/sandbox/index.js';
 import type { ApprovalCache, ApprovalPolicyConfig, ExecPolicy } from '../../policy/index.js';
 import type { ClientFileSystem } from '../../protocol/index.js';
 import type { ThreadMcp } from '../mcp/session.js';
+import type { WebSearchBackend } from '../../web/index.js';
 
 export interface OrchestratorOptions {
   sandbox: SandboxPolicy;
@@ -24,6 +25,8 @@ export interface OrchestratorOptions {
   /** The thread's MCP servers, when any are configured (MCP tool calls go through the pipeline too). */
   mcp?: ThreadMcp;
   platform?: NodeJS.Platform;
+  /** The configured web_search backend (`[web_search] provider = ...`), when usable. */
+  webSearch?: WebSearchBackend;
   /** For tests: a fixed bubblewrap diagnosis instead of probing. */
   wrapOptions?: WrapOptions;
   /** The client's files, when the front end's client offers them (asked at each change set). */

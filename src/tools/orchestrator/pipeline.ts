@@ -3,7 +3,11 @@
 //   policy -> approval -> attempt (in the sandbox unless the policy said otherwise)
 //          -> on a sandbox denial, an escalated rerun where the policy permits it (asking first)
 //
-// A runtime (a command, a file change set, an MCP tool call; later a network fetch) says how each
+// Hooks take part at the approval step: PermissionRequest hooks answer before a person is asked,
+// and a PreToolUse hook's permissionDecision allows without asking (never past a rejection) or
+// forces the question (services.callGate).
+//
+// A runtime (a command, a file change set, a network request, an MCP tool call) says how each
 // step applies to it: what the policy decides, what a person is shown, how an attempt runs and
 // how a sandbox denial looks. Nothing is ever escalated silently, and an action meant for the
 // sandbox never runs without it by accident.
@@ -93,7 +97,7 @@ export function noApproverMessage(subject: string, policy: ApprovalPolicyConfig,
   );
 }
 
-type Answer = { approved: true; forSession: boolean; always?: boolean } | { approved: false; stop: boolean; feedback?: string };
+type Answer = { approved: true; forSession: boolean; always?: boolean } | { approved: false; stop: boolean; feedback?: string; hookDenial?: string };
 
 function interpret(answer: ApprovalAnswer): Answer {
   switch (answer.decision) {
@@ -111,7 +115,15 @@ function interpret(answer: ApprovalAnswer): Answer {
 }
 
 export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: TurnServices, options: PipelineOptions): Promise<Outcome> {
+  const gate = services.callGate;
   const ask = async (context: AskContext): Promise<Answer | { noApprover: string }> => {
+    // Hooks answer first (PermissionRequest, then PreToolUse's allow): a person is asked only when they did not.
+    if (gate?.permissionRequest) {
+      const verdict = await gate.permissionRequest(await runtime.question(context));
+      if (verdict?.behavior === 'allow') return { approved: true, forSession: false };
+      if (verdict?.behavior === 'deny') return { approved: false, stop: false, hookDenial: verdict.message };
+    }
+    if (gate?.permissionDecision === 'allow') return { approved: true, forSession: false };
     if (!services.canAskApproval) {
       return { noApprover: noApproverMessage(runtime.describe(), options.approvalPolicy, options.howToAllow, context.reason) };
     }
@@ -121,7 +133,11 @@ export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: 
     return answer;
   };
 
-  const action = await runtime.decide();
+  let action = await runtime.decide();
+  // A PreToolUse hook's "ask" puts the question to a person even where the policy would not.
+  if (gate?.permissionDecision === 'ask' && (action.action === 'run-sandboxed' || action.action === 'run-unsandboxed')) {
+    action = { action: 'ask', thenRun: action.action === 'run-sandboxed' ? 'sandboxed' : 'unsandboxed', reason: 'a PreToolUse hook asked for approval' };
+  }
   let attempt: Attempt;
   let approvedByUser = false;
   switch (action.action) {
@@ -142,6 +158,7 @@ export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: 
         ...(action.proposedAmendment ? { proposedPrefix: action.proposedAmendment } : {}),
       });
       if ('noApprover' in answer) return runtime.declined(answer.noApprover);
+      if (!answer.approved && answer.hookDenial !== undefined) return runtime.declined(answer.hookDenial);
       if (!answer.approved) return runtime.declined(answer.feedback ? declinedWithFeedback(runtime.describe(), answer.feedback) : runtime.declinedByUser);
       approvedByUser = true;
       attempt = { sandboxed, retry: false };
@@ -160,6 +177,7 @@ export async function orchestrate<Outcome>(runtime: Runtime<Outcome>, services: 
     // The sandboxed attempt's result stands: the model sees what the sandbox blocked (and what the
     // person said to do instead).
     if ('noApprover' in answer) return outcome;
+    if (!answer.approved && answer.hookDenial !== undefined) return runtime.withNote(outcome, answer.hookDenial);
     if (!answer.approved) return answer.feedback ? runtime.withNote(outcome, declinedWithFeedback(`running ${runtime.describe()} again without the sandbox`, answer.feedback)) : outcome;
   }
   return runtime.run({ sandboxed: false, retry: true });

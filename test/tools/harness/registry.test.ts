@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { listProfileLocations } from '../../../src/harness/loader.js';
+import { findProfile, listProfileLocations } from '../../../src/harness/loader.js';
+import { bindHarness } from '../../../src/tools/harness/registry.js';
+
+const loadProfile = (id: string) => findProfile(id);
 import { bound } from './bind.js';
 import { call, fakeContext } from './fake-context.js';
 
@@ -17,26 +20,26 @@ describe('tool surfaces', () => {
   it('advertised, deferred and hidden tools are kept apart', () => {
     const claude = bound('claude-code');
     expect(claude.advertised.map((spec) => spec.name)).toContain('ToolSearch');
-    expect(claude.deferred.map((spec) => spec.name)).toContain('WebFetch');
     expect(claude.advertised.map((spec) => spec.name)).not.toContain('TaskOutput');
     expect(claude.byName.has('TaskOutput')).toBe(true);
   });
 
-  it('an unavailable tool says so plainly', async () => {
+  it('a tool rig cannot run is omitted: not sent, not callable, not searchable, listed with its reason', async () => {
+    const claude = bound('claude-code');
+    const names = claude.all.map((spec) => spec.name);
+    expect(names).not.toContain('Agent');
+    expect(names).not.toContain('WebSearch');
+    expect(names).toContain('WebFetch');
+    expect(claude.omitted).toContainEqual({ name: 'Agent', reason: 'not in this build of rig: sub-agents' });
     const ctx = fakeContext();
-    const result = await call(bound('claude-code').byName.get('WebFetch'), { url: 'https://example.com', prompt: 'y' }, ctx);
-    expect(result).toEqual({ success: false, text: 'WebFetch is not available in this build of rig (web access). Continue with the other tools.' });
+    const search = await call(claude.byName.get('ToolSearch'), { query: 'select:WebSearch' }, ctx);
+    expect(search.success).toBe(false);
+    expect(search.text).toMatch(/^No deferred tool named WebSearch/);
   });
 
-  it('ToolSearch select: loads deferred tools into the thread and returns their schemas', async () => {
-    const ctx = fakeContext();
-    const search = bound('claude-code').byName.get('ToolSearch');
-    const result = await call(search, { query: 'select:WebFetch,CronList' }, ctx);
-    expect(result.success).toBe(true);
-    expect(result.text).toContain('"name":"WebFetch"');
-    expect([...(ctx.threadState.get('harness.loadedDeferredTools') as Set<string>)].sort()).toEqual(['CronList', 'WebFetch']);
-    expect((await call(search, { query: 'select:Nope' }, ctx)).success).toBe(false);
-    expect((await call(search, { query: 'worktree' }, ctx)).text).toContain('EnterWorktree');
+  it('a profile binding a tool to a capability rig has no handler for fails to load, naming the tool', () => {
+    const profile = { ...loadProfile('opencode'), tools: [{ ...loadProfile('opencode').tools[0]!, name: 'teleport', capability: 'magic.teleport' }] };
+    expect(() => bindHarness(profile)).toThrow(/tools\[0\]\.capability: unknown capability "magic\.teleport" for tool "teleport"/);
   });
 
   it('qwen tool_call dispatches to another bound tool', async () => {

@@ -51,6 +51,14 @@ export class ApprovalModal {
         { key: 's', label: 'No, and stop the turn (Esc)', answer: 'abort' },
       ];
     }
+    if (request.kind === 'network') {
+      return [
+        { key: 'y', label: 'Yes, this request', answer: 'approve' },
+        { key: 'a', label: `Yes, and don't ask again for ${request.host} this session`, answer: 'approve_for_session' },
+        { key: 'n', label: 'No, and tell the model what to do instead', answer: 'deny' },
+        { key: 's', label: 'No, and stop the turn (Esc)', answer: 'abort' },
+      ];
+    }
     if (request.kind === 'mcp_elicitation') {
       // The TUI has no form editor yet: the server's question can be declined, or the turn stopped.
       return [
@@ -148,6 +156,8 @@ export class ApprovalModal {
           ? `Call ${request.server}'s tool ${request.tool}?`
           : request.kind === 'mcp_elicitation'
             ? `${request.server} asks a question`
+            : request.kind === 'network'
+              ? `${request.purpose === 'search' ? 'Send this web search' : request.purpose === 'redirect' ? 'Follow this redirect' : 'Fetch this URL'}${request.sandboxed ? '' : ' (past the sandbox: network access is off)'}?`
             : retry
               ? 'Run it again outside the sandbox?'
               : request.sandboxed === false
@@ -167,6 +177,9 @@ export class ApprovalModal {
       for (const path of request.paths) details.push(truncateLine([...bar, { text: 'edit ', style: theme.dim }, { text: path, style: theme.bold }], width));
     } else if (request.kind === 'mcp_tool_call') {
       details.push(...wrap([{ text: 'arguments ', style: theme.dim }, { text: sanitize(JSON.stringify(request.arguments ?? {})) }], { width, mode: 'live', first: bar, rest: bar }));
+    } else if (request.kind === 'network') {
+      details.push(...wrap([{ text: sanitize(request.url) }], { width, mode: 'live', first: bar, rest: bar }));
+      if (request.from) details.push(truncateLine([...bar, { text: 'from ', style: theme.dim }, { text: request.from }], width));
     } else {
       details.push(...wrap([{ text: sanitize(request.message) }], { width, mode: 'live', first: bar, rest: bar }));
       if (request.url) details.push(truncateLine([...bar, { text: 'url ', style: theme.dim }, { text: request.url }], width));
