@@ -30,16 +30,16 @@ test('rig harness list: every built-in profile loads with 0 unbound tools; omitt
   const deepseek = entries.find((e) => e.id === 'deepseek-tui')!;
   expect(deepseek.omitted!.length + deepseek.tools!.length).toBe(84);
   const text = await runRig(['harness', 'list'], { cwd: home, home });
-  expect(text.stdout).toMatch(/unbound: 0; omitted: \d+ \(Agent, /);
+  expect(text.stdout).toMatch(/unbound: 0; omitted: \d+ \(ReportFindings, /);
 });
 
 test('rig harness show lists what the request leaves out, with the reasons', async () => {
-  const run = await runRig(['harness', 'show', 'opencode', '--provider', 'openai', '-m', 'gpt-5.1'], { cwd: home, home, env: { OPENAI_API_KEY: 'sk-test' } });
+  const run = await runRig(['harness', 'show', 'qwen-code', '--provider', 'openai', '-m', 'gpt-5.1'], { cwd: home, home, env: { OPENAI_API_KEY: 'sk-test' } });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  expect(run.stdout).toContain('# 1 tool of the original left out of the request:');
-  expect(run.stdout).toMatch(/#   task: not in this build of rig/);
-  expect(run.stdout).not.toContain('"name": "task"');
+  expect(run.stdout).toContain('# 3 tools of the original left out of the request:');
+  expect(run.stdout).toMatch(/#   notebook_edit: not in this build of rig/);
+  expect(run.stdout).not.toContain('"name": "notebook_edit"');
 });
 
 test('a user profile binding a tool to a capability rig does not have fails to load, naming the tool', async () => {
