@@ -24,6 +24,7 @@ import type { BuiltRuntime, ThreadResources } from './thread-runtime.js';
 import type { ThreadSettings } from './thread-settings.js';
 import { contextWindowFor } from '../context/index.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
+import type { ThreadHooks } from './hook-points.js';
 
 export type { StartedTurn, TurnResult } from './thread.js';
 
@@ -258,6 +259,11 @@ export class ThreadHandle {
   /** What this thread's turns changed, for undo and rewind (core/undo.ts). */
   get checkpoints(): ThreadCheckpoints | undefined {
     return this.parts.resources.checkpoints;
+  }
+
+  /** @internal the thread's hooks, for the sub-agent runtime's SubagentStart / SubagentStop. */
+  get hooks(): ThreadHooks | undefined {
+    return this.parts.resources.hooks;
   }
 
   /** @internal */

@@ -128,6 +128,27 @@ describe('engine event stream', () => {
     expect(secondRequest!.reasoningEffort).toBe('high');
   });
 
+  it('plan mode switched on mid-thread (the TUI\'s /plan) holds from the next turn: no edit tools, a shell write refused; off again, they are back', async () => {
+    const target = path.join(ws, 'planned.txt');
+    const client = new ScriptedClient([
+      callTools(call('exec_command', { cmd: `echo x > ${target}` })),
+      say('planned'),
+      say('carried out'),
+    ]);
+    const started = await start(client);
+    const view = await started.thread.updateSettings({ plan_mode: true });
+    expect(view).toMatchObject({ plan_mode: true, sandbox_mode: 'read-only' });
+    await started.thread.startTurn({ text: 'plan it' }).done;
+    const requests = client.requests as ModelRequest[];
+    const names = (request: ModelRequest) => request.tools.map((tool) => tool.name);
+    expect(names(requests[0]!)).not.toContain('apply_patch');
+    expect(fs.existsSync(target)).toBe(false);
+    const off = await started.thread.updateSettings({ plan_mode: false });
+    expect(off.plan_mode).not.toBe(true);
+    await started.thread.startTurn({ text: 'do it' }).done;
+    expect(names(requests[2]!)).toContain('apply_patch');
+  });
+
   it('compaction is a turn of its own', async () => {
     const client = new ScriptedClient([say('answer'), say('SUMMARY')]);
     const started = await start(client);

@@ -150,16 +150,25 @@ export class AgentsService {
     }
     const node = this.nodes.get(handle.id)!;
     this.watch(node, handle);
+    // The parent's SubagentStart hooks may give the child context; it goes before its first message.
+    const started = await parentHandle.hooks?.run('SubagentStart', { agent_id: handle.id, agent_type: role?.name ?? 'default' });
+    if (started?.additionalContexts.length) node.pendingInput.push(...started.additionalContexts);
     return node;
   }
 
   /** Start (or, with input kept for it, continue) a turn of the child. */
-  startTurn(node: AgentNode, text: string): void {
+  startTurn(node: AgentNode, text: string, stopHookActive = false): void {
     const handle = this.handle(node);
     const input = [...node.pendingInput.splice(0), text].filter((part) => part !== '').join('\n\n');
     const turn = handle.startTurn({ text: input });
     node.status = 'running';
-    node.current = turn.done.then((result) => {
+    node.current = turn.done.then(async (result) => {
+      // The parent's SubagentStop hooks may send the child on (as Stop does for a turn), once per answer.
+      const more = result.status === 'completed' ? await this.subagentStop(node, handle, result.lastAgentMessage, stopHookActive) : undefined;
+      if (more !== undefined) {
+        this.startTurn(node, more, true);
+        return node.current!;
+      }
       node.status = statusOf(result);
       node.totalTokens = handle.usage.input_tokens + handle.usage.output_tokens;
       node.current = undefined;
@@ -168,6 +177,21 @@ export class AgentsService {
       return result;
     });
     node.parent?.wake();
+  }
+
+  private async subagentStop(node: AgentNode, handle: ThreadHandle, lastMessage: string | undefined, stopHookActive: boolean): Promise<string | undefined> {
+    const parent = node.parent && this.host.thread(node.parent.threadId);
+    const outcome = await parent?.hooks?.run('SubagentStop', {
+      agent_id: handle.id,
+      agent_type: node.role ?? 'default',
+      agent_transcript_path: handle.info.rolloutPath ?? null,
+      last_assistant_message: lastMessage ?? null,
+      stop_hook_active: stopHookActive,
+    });
+    // Once per answer: a child already sent on by these hooks finishes with its next answer.
+    if (stopHookActive || !outcome?.blocked || outcome.stop) return undefined;
+    const text = outcome.continuation.join('\n\n');
+    return text === '' ? undefined : text;
   }
 
   /** Load a closed child again from its rollout (same thread, same path). */

@@ -10,6 +10,7 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'model', description: 'show or change the model and its reasoning effort (from the next turn)', args: '[model] [effort]' },
   { name: 'harness', description: 'show or change the harness the model sees', args: '[id]' },
   { name: 'approvals', description: 'approval preset: read-only, auto or full-access', args: '[preset]' },
+  { name: 'plan', description: 'plan mode: read-only, no edit tools, until /plan off', args: '[on|off]' },
   { name: 'status', description: 'the session: settings, thread, token use' },
   { name: 'compact', description: 'summarize the thread to free context' },
   { name: 'new', description: 'start a new thread (this one is saved)' },
@@ -73,6 +74,18 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
       const view = await handle.updateSettings({ sandbox_mode: preset.sandbox_mode, approval_policy: preset.approval_policy });
       return { text: `from the next turn: sandbox ${view.sandbox_mode} · approvals ${view.approval_policy} (${preset.what})` };
     }
+    case 'plan': {
+      const now = handle.settings.plan_mode === true;
+      if (args !== '' && args !== 'on' && args !== 'off') return { error: `/plan takes on or off (or nothing to switch); got "${args}"` };
+      const next = args === '' ? !now : args === 'on';
+      if (next === now) return { text: now ? 'plan mode is on: /plan off to let the agent change files again' : 'plan mode is off' };
+      const view = await handle.updateSettings({ plan_mode: next });
+      return {
+        text: view.plan_mode
+          ? 'plan mode from the next turn: a read-only sandbox and no edit tools, for sub-agents too; ask for a plan, then /plan off to carry it out'
+          : `plan mode off from the next turn: sandbox ${view.sandbox_mode} · approvals ${view.approval_policy}`,
+      };
+    }
     case 'status':
       return { text: statusText(port) };
     case 'compact':
@@ -119,6 +132,7 @@ function statusText(port: EnginePort): string {
     ['harness', s.harness],
     ['sandbox', s.yolo ? 'none (--dangerously-bypass-approvals-and-sandbox)' : s.sandbox_mode],
     ['approvals', s.yolo ? 'never asked' : s.approval_policy],
+    ...(s.plan_mode ? [['plan mode', 'on (read-only, no edit tools)'] as [string, string]] : []),
     ['tokens', `${formatTokens(usage.input_tokens)} in (${formatTokens(usage.cached_input_tokens)} cached) · ${formatTokens(usage.output_tokens)} out`],
   ];
   if (s.context_window) rows.push(['context window', `${formatTokens(s.context_window)} tokens`]);
