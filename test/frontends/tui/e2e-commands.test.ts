@@ -1,5 +1,5 @@
 // Slash commands and thread switching in the real `rig` (tmux, loopback mock, temp RIG_HOME):
-// completion and /help, /approvals and /harness presets, Esc Esc editing an earlier message (the
+// completion and /help, /approvals and /harness presets, /plan on and off, Esc Esc editing an earlier message (the
 // thread forks before it), /new, /fork, /resume through the in-session picker, /init, /quit.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
@@ -118,6 +118,18 @@ test.skipIf(!hasTmux)('/new starts an empty thread; /fork this copies it; /resum
   const resumed = await ask('epsilon question', 'epsilon answer');
   expect(requestText(resumed)).toContain('alpha question');
   expect(requestText(resumed)).not.toContain('gamma question');
+}, 30_000);
+
+test.skipIf(!hasTmux)('/plan switches plan mode: read-only and no edit tool in the next request, until /plan off', async () => {
+  await command('/plan', 'plan mode from the next turn');
+  await command('/status', 'on (read-only, no edit tools)');
+  const planned = await ask('plan the change', 'here is the plan');
+  const tools = (n: number) => (mock.requests[n - 1]!.body.tools as { name: string }[]).map((tool) => tool.name);
+  expect(tools(planned)).not.toContain('apply_patch');
+  await command('/plan maybe', '/plan takes on or off');
+  await command('/plan off', 'plan mode off from the next turn: sandbox workspace-write');
+  const carried = await ask('carry it out', 'done as planned');
+  expect(tools(carried)).toContain('apply_patch');
 }, 30_000);
 
 test.skipIf(!hasTmux)('/init asks the model for an AGENTS.md; /quit leaves', async () => {
