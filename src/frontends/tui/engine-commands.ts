@@ -1,10 +1,11 @@
 // The session's slash commands over the engine: settings (/model, /harness, /approvals), the
-// thread (/status, /compact, /rename, /diff, /init) and switching threads (/new, /resume, /fork).
+// thread (/status, /compact, /rename, /diff, /init, /plan, /undo) and switching threads (/new, /resume, /fork).
 // The TUI adds its own (/help, /copy, /reflow, /quit) and refuses unknown words.
 import type { SettingsUpdate, ThreadSettingsView } from '../../protocol/index.js';
 import type { EnginePort } from './engine-port.js';
 import type { CommandResult, SlashCommandSpec } from './session-port.js';
 import { formatTokens } from './view/status-line.js';
+import { applyTurnUndo, loadedCheckpoints, planTurnUndo } from '../../core/undo.js';
 
 export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'model', description: 'show or change the model and its reasoning effort (from the next turn)', args: '[model] [effort]' },
@@ -17,6 +18,7 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'resume', description: 'continue a stored thread', args: '[id]' },
   { name: 'fork', description: 'copy a stored thread (this one by default with "this") and continue the copy', args: '[id|this]' },
   { name: 'diff', description: "the files this session changed (/diff turn: the last turn's)", args: '[turn]' },
+  { name: 'undo', description: "put back the files the last turn changed (N turns; --force: also files changed since)", args: '[N] [--force]' },
   { name: 'rename', description: 'name the thread', args: '<name>' },
   { name: 'init', description: 'have the model write an AGENTS.md for this project' },
 ];
@@ -97,6 +99,8 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
       if (changes.length === 0) return { text: args === 'turn' ? 'the last turn changed no files' : 'this session has changed no files yet' };
       return { items: changes.map((change) => change.item) };
     }
+    case 'undo':
+      return undoTurns(port, args);
     case 'rename':
       if (args === '') return { error: 'give the thread a name: /rename NAME' };
       handle.setName(args);
@@ -138,4 +142,30 @@ function statusText(port: EnginePort): string {
   if (s.context_window) rows.push(['context window', `${formatTokens(s.context_window)} tokens`]);
   if (handle.info.rolloutPath) rows.push(['saved in', `\`${handle.info.rolloutPath}\``]);
   return rows.map(([key, value]) => `- **${key}**: ${value}`).join('\n');
+}
+
+/** /undo [N] [--force]: the files the newest N turns changed, as they were before them. */
+function undoTurns(port: EnginePort, args: string): CommandResult {
+  const handle = port.handle;
+  if (handle.isRunning) return { error: 'a turn is running: wait for it (or press Esc) before undoing' };
+  const words = args.split(/\s+/).filter(Boolean);
+  const force = words.includes('--force');
+  const rest = words.filter((word) => word !== '--force');
+  if (rest.length > 1 || (rest[0] !== undefined && !/^[1-9]\d*$/.test(rest[0]))) return { error: `/undo takes a number of turns and --force; got "${args}"` };
+  const source = loadedCheckpoints(handle);
+  if (!source) return { error: 'this thread keeps no checkpoints, so there is nothing to undo' };
+  let plan;
+  try {
+    plan = planTurnUndo(source, rest[0] ? { turns: Number(rest[0]) } : {});
+  } catch (error) {
+    return { text: error instanceof Error ? error.message : String(error) };
+  }
+  const result = applyTurnUndo(source, plan, force);
+  const cwd = handle.settings.cwd;
+  const show = (path: string) => `\`${path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path}\``;
+  const lines = [`undid ${plan.turns.length === 1 ? 'the last turn' : `${plan.turns.length} turns`}: ${result.restored.length === 0 ? 'no file put back' : `put back ${result.restored.map(show).join(', ')}`}`];
+  if (result.skipped.length > 0) lines.push(`left as they are, changed since the turn: ${result.skipped.map(show).join(', ')} (\`/undo --force\` puts them back too)`);
+  if (result.unrestorable.length > 0) lines.push(`not kept, so not restorable: ${result.unrestorable.map(show).join(', ')}`);
+  lines.push('the model is not told: say so in your next message if it should know');
+  return { text: lines.join('\n\n') };
 }

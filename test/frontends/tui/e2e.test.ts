@@ -1,7 +1,7 @@
 // The interactive session end to end: the real `rig` process in tmux against the loopback mock
 // provider, a temp RIG_HOME and a temp git repo; only harmless commands, in the sandbox. Each test
 // drives the session on from where the last one left it and checks the screen with capture-pane.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
@@ -188,6 +188,17 @@ test.skipIf(!hasTmux)('a file change is approved from its diff; /diff shows what
   type('/diff');
   keys('Enter');
   await waitFor(/README\.md[\s\S]*-hello\s*\n[\s\S]*\+hello world/);
+}, 30_000);
+
+test.skipIf(!hasTmux)('/undo puts back the file the last turn changed; a bad count is refused', async () => {
+  expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('hello world\n');
+  type('/undo');
+  keys('Enter');
+  await waitFor('undid the last turn: put back README.md');
+  expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('hello\n');
+  type('/undo 2x');
+  keys('Enter');
+  await waitFor('/undo takes a number of turns and --force');
 }, 30_000);
 
 test.skipIf(!hasTmux)('/rename names the thread: the status line shows it', async () => {
