@@ -27,6 +27,9 @@ test('rig harness list: every built-in profile loads with 0 unbound tools; omitt
     const sent = new Set(entry.tools!.map((t) => t.name));
     for (const omitted of entry.omitted ?? []) expect(sent.has(omitted.name), `${entry.id} ${omitted.name}`).toBe(false);
   }
+  // Codex's tool set (issue 11 item 5): what rig cannot run yet is declared and left out, by name.
+  const native = entries.find((e) => e.id === 'native')!;
+  expect(native.omitted!.map((tool) => tool.name)).toEqual(['request_user_input', 'get_goal', 'create_goal', 'update_goal', 'tool_search', 'web_search']);
   const deepseek = entries.find((e) => e.id === 'deepseek-tui')!;
   expect(deepseek.omitted!.length + deepseek.tools!.length).toBe(84);
   const text = await runRig(['harness', 'list'], { cwd: home, home });
