@@ -69,7 +69,8 @@ describe.skipIf(process.platform !== 'linux')('orphans', () => {
     mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `echo "$RIG_PROCESS_SCOPE" > '${scopeFile}'; sleep 30 && echo ${marker}`, yield_time_ms: 30_000 } }] });
     const rig = startRig(['exec', '--json', ...FULL_ACCESS, 'first run'], { cwd: repo, home });
     await rig.waitForStdout('"item.started"');
-    await waitUntil(() => processesWith(marker).length >= 1 && existsSync(scopeFile), 10_000, 'the first command to start');
+    // The shell creates the file before echo writes to it: wait for the line, not the file.
+    await waitUntil(() => processesWith(marker).length >= 1 && existsSync(scopeFile) && readFileSync(scopeFile, 'utf8').endsWith('\n'), 10_000, 'the first command to start');
     const threadId = (jsonLines(rig.stdout())[0] as { thread_id: string }).thread_id;
     const firstScope = readFileSync(scopeFile, 'utf8').trim();
     rig.child.kill('SIGKILL');
