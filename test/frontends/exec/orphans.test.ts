@@ -60,7 +60,7 @@ describe.skipIf(process.platform !== 'linux')('orphans', () => {
 
     rig.child.kill('SIGKILL');
     expect(await rig.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    await waitUntil(() => all().length === 0, 5_000, 'every process of the killed session to be gone');
+    await waitUntil(() => all().length === 0, 15_000, 'every process of the killed session to be gone');
   });
 
   test('a thread resumed right after a SIGKILL is a new process scope: the dead run\'s watchdog cannot take its commands', async () => {
@@ -89,7 +89,7 @@ describe.skipIf(process.platform !== 'linux')('orphans', () => {
     expect(firstScope).toContain(threadId);
     expect(secondScope).toContain(threadId);
     expect(secondScope).not.toBe(firstScope);
-    await waitUntil(() => processesWith(marker).length === 0, 5_000, 'the first run\'s command to be gone');
+    await waitUntil(() => processesWith(marker).length === 0, 15_000, 'the first run\'s command to be gone');
   });
 
   test('a normal exit takes down setsid children the command left running', async () => {
