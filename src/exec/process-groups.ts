@@ -5,7 +5,7 @@
 // a daemon) are found by the marker variable they inherited, and the watchdog takes everything down
 // if rig itself dies without cleaning up.
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
-import { forgetGroupInWatchdog, forgetMarkerInWatchdog, watchGroupInWatchdog, watchMarkerInWatchdog } from './watchdog.js';
+import { forgetGroupInWatchdog, forgetMarkerInWatchdog, startWatchdog, watchGroupInWatchdog, watchMarkerInWatchdog } from './watchdog.js';
 
 /** An environment entry every process of a scope inherits, e.g. RIG_PROCESS_SCOPE=<token>. */
 export interface ProcessMarker {
@@ -78,6 +78,16 @@ export class ProcessScope {
   constructor(readonly marker?: ProcessMarker) {
     openScopes.add(this);
     if (marker) watchMarkerInWatchdog(marker);
+  }
+
+  /**
+   * Call before starting a process for this owner. The child may run before its spawner learns its
+   * pid (spawn returns after exec); if rig is killed in that window, the watchdog must already be
+   * running and know the marker, or nothing would take the command down.
+   */
+  arm(): void {
+    installExitHook();
+    startWatchdog();
   }
 
   /** Remember a process group started for this owner. */

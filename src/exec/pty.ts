@@ -52,6 +52,8 @@ export async function startPtyProcess(options: StartOptions): Promise<LiveProces
   for (const [key, value] of Object.entries(wrappedEnv)) {
     if (value !== undefined) env[key] = value;
   }
+  const scope = options.scope ?? processWideScope;
+  scope.arm();
   let term: import('@lydell/node-pty').IPty;
   try {
     term = pty.spawn(program, argv.slice(1), {
@@ -67,7 +69,6 @@ export async function startPtyProcess(options: StartOptions): Promise<LiveProces
     throw new Error(`Cannot run \`${program}\` on a terminal: ${(err as Error).message}`);
   }
   const pid = term.pid;
-  const scope = options.scope ?? processWideScope;
   scope.register(pid);
 
   const fanout = new OutputFanout();

@@ -131,6 +131,8 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     throw new Error('Cannot run an empty command: the argv has no program.');
   }
   const stdinMode = options.input !== undefined || options.stdin === 'pipe' ? 'pipe' : 'ignore';
+  const scope = options.scope ?? processWideScope;
+  scope.arm();
   const child = spawn(program, argv.slice(1), {
     cwd: options.cwd,
     env,
@@ -143,7 +145,6 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     throw describeSpawnError(err, program, options.cwd);
   }
   const pid = child.pid;
-  const scope = options.scope ?? processWideScope;
   scope.register(pid);
 
   const fanout = new OutputFanout();

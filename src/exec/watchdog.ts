@@ -45,7 +45,8 @@ let failed = false;
 /** Markers of live scopes: sent once the watchdog runs (it starts with the first process group). */
 const liveMarkers = new Set<string>();
 
-function start(): boolean {
+/** Starts the watchdog unless it runs already (or cannot run here); true when it runs. */
+export function startWatchdog(): boolean {
   if (child) return true;
   if (failed || process.platform === 'win32') return false;
   try {
@@ -73,7 +74,7 @@ function write(line: string): void {
 }
 
 export function watchGroupInWatchdog(pgid: number): void {
-  if (start()) write(`+g ${pgid}`);
+  if (startWatchdog()) write(`+g ${pgid}`);
 }
 
 export function forgetGroupInWatchdog(pgid: number): void {

@@ -69,6 +69,8 @@ export class ThreadMcp {
 
   constructor(private readonly options: ThreadMcpOptions) {
     const scope = options.scope;
+    // Servers start at once; the watchdog must know the marker before their processes run.
+    scope?.arm();
     const creating = (this.creating = createMcpManager({
       servers: options.servers,
       cwd: options.cwd,
