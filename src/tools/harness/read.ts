@@ -20,6 +20,7 @@ import {
   stringArg,
   styleOption,
 } from './common.js';
+import { isNotebookPath, renderNotebook } from './notebook.js';
 import { readOpencode } from './read-opencode.js';
 
 const STYLES = ['claude', 'zcode', 'kimi', 'opencode', 'pi', 'qwen', 'deepseek'] as const;
@@ -177,6 +178,11 @@ async function readFileTool(style: Style, rules: StyleRules, args: Args, ctx: To
       return { output: [image], success: true };
     }
     return fail(NOT_UTF8);
+  }
+  if (style === 'claude' && isNotebookPath(absolute)) {
+    // Claude Code reads a notebook as its cells, ids included, so NotebookEdit can address them.
+    recordFileState(ctx, absolute, file.content);
+    return renderNotebook(file.content);
   }
   const all = splitLines(file.content);
   const rawOffset = numberArg(args, rules.offsetArg);

@@ -26,6 +26,7 @@ import { observeFileTool } from './observe.js';
 import { agentCapabilities } from '../agents/harness-capabilities.js';
 import { createSkillTool } from './skill.js';
 import { createWebFetchTool } from './web-fetch.js';
+import { createNotebookEditTool } from './notebook.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -40,6 +41,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['fs.read_media', observeFileTool(createReadMediaTool, 'read')],
     ['fs.write', createWriteTool],
     ['fs.edit', createEditTool],
+    ['fs.notebook_edit', createNotebookEditTool],
     ['fs.grep', observeFileTool(createGrepTool, 'search')],
     ['fs.glob', observeFileTool(createGlobTool, 'search')],
     ['fs.ls', observeFileTool(createListDirTool, 'list')],

@@ -27,11 +27,12 @@ describe('tool surfaces', () => {
   it('a tool rig cannot run is omitted: not sent, not callable, not searchable, listed with its reason', async () => {
     const claude = bound('claude-code');
     const names = claude.all.map((spec) => spec.name);
-    expect(names).not.toContain('NotebookEdit');
+    expect(names).not.toContain('CronCreate');
     expect(names).not.toContain('WebSearch');
     expect(names).toContain('WebFetch');
     expect(names).toContain('Agent');
-    expect(claude.omitted.map((tool) => tool.name)).toContain('NotebookEdit');
+    expect(claude.omitted.map((tool) => tool.name)).toContain('CronCreate');
+    expect(claude.omitted.map((tool) => tool.name)).not.toContain('NotebookEdit');
     expect(claude.omitted.map((tool) => tool.name)).not.toContain('Agent');
     const ctx = fakeContext();
     const search = await call(claude.byName.get('ToolSearch'), { query: 'select:WebSearch' }, ctx);
