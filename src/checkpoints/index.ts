@@ -5,7 +5,7 @@ export { WorkspaceTracker, DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } 
 export { sameContent } from './content.js';
 export type { CommandChanges, CommandWindow, TrackerOptions } from './tracker.js';
 export { applyRestore, planUndo } from './restore.js';
-export { DEFAULT_MAX_TOTAL_CHECKPOINT_BYTES, pruneCheckpointStores } from './prune.js';
+export { DEFAULT_MAX_TOTAL_CHECKPOINT_BYTES, pruneCheckpointStores, removeStaleTrackers, TRACKER_DIR } from './prune.js';
 export type { PruneReport } from './prune.js';
 export type { UndoSelection } from './restore.js';
 export { DEFAULT_IGNORED_DIRS, ignoreRules } from './ignore.js';

@@ -53,3 +53,25 @@ export function pruneCheckpointStores(sessionsDir: string, maxBytes = DEFAULT_MA
   }
   return { stores: stores.length, bytesBefore, bytesAfter: total, pruned };
 }
+
+/** The folder a live tracker keeps its baseline in, inside its thread's store. */
+export const TRACKER_DIR = 'tracker';
+
+/**
+ * Removes the tracker baselines (up to checkpoints.max_baseline_mb each) that no live thread owns:
+ * a tracker deletes its baseline when its thread closes, but a rig that crashed or was killed left
+ * it behind, and it would stay until that thread is resumed. `isLive(storeDir)` says whether a
+ * running process has the store's thread open. Returns the folders removed.
+ */
+export function removeStaleTrackers(sessionsDir: string, isLive: (storeDir: string) => boolean): string[] {
+  const dirs: string[] = [];
+  findStores(sessionsDir, dirs);
+  const removed: string[] = [];
+  for (const dir of dirs) {
+    const tracker = path.join(dir, TRACKER_DIR);
+    if (!fs.existsSync(tracker) || isLive(dir)) continue;
+    fs.rmSync(tracker, { recursive: true, force: true });
+    removed.push(tracker);
+  }
+  return removed;
+}

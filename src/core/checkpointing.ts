@@ -12,6 +12,8 @@ import {
   CheckpointStore,
   planUndo,
   pruneCheckpointStores,
+  removeStaleTrackers,
+  TRACKER_DIR,
   WorkspaceTracker,
   type FileChange,
   type RestorePlan,
@@ -21,6 +23,7 @@ import {
   type UndoSelection,
 } from '../checkpoints/index.js';
 import type { CommandCheckpoint, TurnCheckpointing } from '../tools/spec.js';
+import { threadLockHeld } from '../store/index.js';
 
 export interface ThreadCheckpointsOptions {
   /** The store's folder (next to the rollout; a temp folder for an ephemeral thread). */
@@ -91,7 +94,7 @@ export class ThreadCheckpoints {
     const started = performance.now();
     this.trackerOpening = WorkspaceTracker.open({
       roots: this.options.roots,
-      dir: path.join(this.store.dir, 'tracker'),
+      dir: path.join(this.store.dir, TRACKER_DIR),
       ...(this.options.maxBaselineBytes !== undefined ? { maxBaselineBytes: this.options.maxBaselineBytes } : {}),
     }).then(
       (tracker) => {
@@ -131,6 +134,8 @@ export class ThreadCheckpoints {
     this.prunedOnce = true;
     try {
       pruneCheckpointStores(this.options.prune.sessionsDir, this.options.prune.maxBytes);
+      // A store sits next to its rollout (`<rollout>.checkpoints`), whose lock says who has it open.
+      removeStaleTrackers(this.options.prune.sessionsDir, (storeDir) => threadLockHeld(storeDir.replace(/\.checkpoints$/, '.jsonl')));
     } catch (error) {
       this.options.notice(`checkpoints: pruning old checkpoints failed: ${(error as Error).message}`);
     }

@@ -60,6 +60,12 @@ function describeCommand(): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
+/** Whether a live process holds the writer lock of the rollout at `rolloutPath` (this one included). */
+export function threadLockHeld(rolloutPath: string): boolean {
+  const owner = readOwner(`${rolloutPath}.lock`);
+  return owner !== undefined && ownerAlive(owner);
+}
+
 export interface ThreadLock {
   readonly file: string;
   release(): void;
