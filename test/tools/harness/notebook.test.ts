@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
+import { startMockProvider, type MockProvider, type MockTurn } from '../../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 
 let mock: MockProvider;
@@ -50,26 +50,33 @@ function toolNames(body: any): string[] {
   return (body.tools ?? []).map((tool: { name: string }) => tool.name);
 }
 
+const LOAD = { toolCalls: [{ id: 'toolu_search', name: 'ToolSearch', arguments: { query: 'select:NotebookEdit' } }] };
+
+/** Runs one claude-code turn in a repo holding `files` over the scripted steps; the requests it sent. */
+async function turnIn(files: Record<string, string>, steps: (repo: string) => MockTurn[]): Promise<{ repo: string; stdout: string; requests: any[] }> {
+  const repo = tempGitRepo(files);
+  const home = tempRigHome({ url: mock.url, wire: 'messages' });
+  dirs.push(repo, home);
+  const before = mock.requests.length;
+  mock.enqueue(LOAD, ...steps(repo));
+  const run = await runRig(['exec', '--json', '--harness', 'claude-code', '-s', 'workspace-write', 'edit the notebook'], { cwd: repo, home });
+  expect(run.code, run.stderr).toBe(0);
+  return { repo, stdout: run.stdout, requests: mock.requests.slice(before).map((r) => r.body as any) };
+}
+
 describe('NotebookEdit (claude-code)', () => {
   test('read the cells, replace one, insert one, delete one; the rest of the file is untouched', async () => {
-    const repo = tempGitRepo({ 'sums.ipynb': notebook() });
-    const home = tempRigHome({ url: mock.url, wire: 'messages' });
-    dirs.push(repo, home);
+    const { repo, stdout, requests } = await turnIn({ 'sums.ipynb': notebook() }, (repo) => {
+      const path = join(repo, 'sums.ipynb');
+      return [
+        { toolCalls: [{ id: 'toolu_read', name: 'Read', arguments: { file_path: path } }] },
+        { toolCalls: [{ id: 'toolu_replace', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', new_source: 'print(2 + 2)\nprint("ok")' } }] },
+        { toolCalls: [{ id: 'toolu_insert', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', cell_type: 'markdown', edit_mode: 'insert', new_source: 'Now the total:' } }] },
+        { toolCalls: [{ id: 'toolu_delete', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'b2', new_source: '', edit_mode: 'delete' } }] },
+        { text: 'done' },
+      ];
+    });
     const path = join(repo, 'sums.ipynb');
-    const before = mock.requests.length;
-    mock.enqueue(
-      { toolCalls: [{ id: 'toolu_search', name: 'ToolSearch', arguments: { query: 'select:NotebookEdit' } }] },
-      { toolCalls: [{ id: 'toolu_read', name: 'Read', arguments: { file_path: path } }] },
-      { toolCalls: [{ id: 'toolu_replace', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', new_source: 'print(2 + 2)\nprint("ok")' } }] },
-      { toolCalls: [{ id: 'toolu_insert', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', cell_type: 'markdown', edit_mode: 'insert', new_source: 'Now the total:' } }] },
-      { toolCalls: [{ id: 'toolu_delete', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'b2', new_source: '', edit_mode: 'delete' } }] },
-      { text: 'done' },
-    );
-
-    const run = await runRig(['exec', '--json', '--harness', 'claude-code', '-s', 'workspace-write', 'edit the notebook'], { cwd: repo, home });
-
-    expect(run.code, run.stderr).toBe(0);
-    const requests = mock.requests.slice(before).map((r) => r.body as any);
     expect(toolNames(requests[0])).not.toContain('NotebookEdit');
     expect(toolNames(requests[1])).toContain('NotebookEdit');
     const read = resultFor(requests[2], 'toolu_read').text;
@@ -94,34 +101,27 @@ describe('NotebookEdit (claude-code)', () => {
     expect(nb.cells[2]).toMatchObject({ cell_type: 'markdown', metadata: {}, source: ['Now the total:'] });
     expect(nb.cells[2]).not.toHaveProperty('outputs');
     // Each edit is a file change in the event stream, like Edit and Write.
-    const changes = jsonLines(run.stdout).filter((e) => e.type === 'item.completed' && (e.item as { type: string }).type === 'file_change');
+    const changes = jsonLines(stdout).filter((e) => e.type === 'item.completed' && (e.item as { type: string }).type === 'file_change');
     expect(changes).toHaveLength(3);
   });
 
   test('mistakes come back as errors the model can act on, and leave the file alone', async () => {
-    const repo = tempGitRepo({ 'sums.ipynb': notebook(), 'notes.txt': 'plain\n' });
-    const home = tempRigHome({ url: mock.url, wire: 'messages' });
-    dirs.push(repo, home);
+    const { repo, requests } = await turnIn({ 'sums.ipynb': notebook(), 'notes.txt': 'plain\n' }, (repo) => {
+      const path = join(repo, 'sums.ipynb');
+      return [
+        { toolCalls: [{ id: 'toolu_unread', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', new_source: 'y = 2' } }] },
+        { toolCalls: [{ id: 'toolu_read', name: 'Read', arguments: { file_path: path } }] },
+        {
+          toolCalls: [
+            { id: 'toolu_missing', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'zz', new_source: 'y = 2' } },
+            { id: 'toolu_notype', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', edit_mode: 'insert', new_source: 'y = 2' } },
+            { id: 'toolu_txt', name: 'NotebookEdit', arguments: { notebook_path: join(repo, 'notes.txt'), cell_id: 'a1', new_source: 'y' } },
+          ],
+        },
+        { text: 'gave up' },
+      ];
+    });
     const path = join(repo, 'sums.ipynb');
-    const before = mock.requests.length;
-    mock.enqueue(
-      { toolCalls: [{ id: 'toolu_search', name: 'ToolSearch', arguments: { query: 'select:NotebookEdit' } }] },
-      { toolCalls: [{ id: 'toolu_unread', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', new_source: 'y = 2' } }] },
-      { toolCalls: [{ id: 'toolu_read', name: 'Read', arguments: { file_path: path } }] },
-      {
-        toolCalls: [
-          { id: 'toolu_missing', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'zz', new_source: 'y = 2' } },
-          { id: 'toolu_notype', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'a1', edit_mode: 'insert', new_source: 'y = 2' } },
-          { id: 'toolu_txt', name: 'NotebookEdit', arguments: { notebook_path: join(repo, 'notes.txt'), cell_id: 'a1', new_source: 'y' } },
-        ],
-      },
-      { text: 'gave up' },
-    );
-
-    const run = await runRig(['exec', '--json', '--harness', 'claude-code', '-s', 'workspace-write', 'try'], { cwd: repo, home });
-
-    expect(run.code, run.stderr).toBe(0);
-    const requests = mock.requests.slice(before).map((r) => r.body as any);
     expect(resultFor(requests[2], 'toolu_unread')).toMatchObject({ isError: true, text: expect.stringMatching(/read/i) });
     expect(resultFor(requests[4], 'toolu_missing').text).toContain('Cell with ID "zz" not found in notebook.');
     expect(resultFor(requests[4], 'toolu_notype').text).toContain('Cell type is required when using edit_mode=insert.');
@@ -133,23 +133,16 @@ describe('NotebookEdit (claude-code)', () => {
     const old = JSON.parse(notebook());
     old.nbformat_minor = 4;
     for (const cell of old.cells) delete cell.id;
-    const repo = tempGitRepo({ 'old.ipynb': `${JSON.stringify(old, null, 1)}\n` });
-    const home = tempRigHome({ url: mock.url, wire: 'messages' });
-    dirs.push(repo, home);
+    const { repo, requests } = await turnIn({ 'old.ipynb': `${JSON.stringify(old, null, 1)}\n` }, (repo) => {
+      const path = join(repo, 'old.ipynb');
+      return [
+        { toolCalls: [{ id: 'toolu_read', name: 'Read', arguments: { file_path: path } }] },
+        { toolCalls: [{ id: 'toolu_replace', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'cell-2', new_source: 'x = 5' } }] },
+        { toolCalls: [{ id: 'toolu_append', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'cell-3', new_source: 'x' } }] },
+        { text: 'done' },
+      ];
+    });
     const path = join(repo, 'old.ipynb');
-    const before = mock.requests.length;
-    mock.enqueue(
-      { toolCalls: [{ id: 'toolu_search', name: 'ToolSearch', arguments: { query: 'select:NotebookEdit' } }] },
-      { toolCalls: [{ id: 'toolu_read', name: 'Read', arguments: { file_path: path } }] },
-      { toolCalls: [{ id: 'toolu_replace', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'cell-2', new_source: 'x = 5' } }] },
-      { toolCalls: [{ id: 'toolu_append', name: 'NotebookEdit', arguments: { notebook_path: path, cell_id: 'cell-3', new_source: 'x' } }] },
-      { text: 'done' },
-    );
-
-    const run = await runRig(['exec', '--json', '--harness', 'claude-code', '-s', 'workspace-write', 'edit'], { cwd: repo, home });
-
-    expect(run.code, run.stderr).toBe(0);
-    const requests = mock.requests.slice(before).map((r) => r.body as any);
     expect(resultFor(requests[2], 'toolu_read').text).toContain('<cell id="cell-2">x = 1</cell id="cell-2">');
     expect(resultFor(requests[3], 'toolu_replace').text).toBe('Updated cell cell-2 with x = 5');
     // Replacing the cell one past the last appends a code cell.
