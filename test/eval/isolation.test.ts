@@ -65,6 +65,9 @@ describe.each(RUNNERS)('trials side by side (%s runner)', (runner) => {
       const manifest = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { id: string; specs: { key: string; task: { id: string } }[] };
       const waitingKey = manifest.specs.find((spec) => spec.task.id === 'waiting')!.key;
 
+      // Under load the waiting trial's command may start after the others have ended; once it
+      // runs it waits for GO, so it must still be running when they are done.
+      await waitUntil(() => processesWith(WAIT).length > 0, 60_000, 'the waiting trial\'s command to start');
       await waitUntil(() => results().length === 3, 60_000, 'the three other trials to end');
       expect(processesWith(WAIT).length, 'the waiting trial\'s command').toBeGreaterThan(0);
       await waitUntil(() => processesWith(LEFTOVER).length === 0, 5000, 'the left-over command to die with its trial');
