@@ -52,6 +52,8 @@ export interface HarnessInputs {
   agentTools?: 'none' | 'v1' | 'v2';
   /** Plan mode: tools that change files are not offered, and refuse when called. */
   planMode?: boolean;
+  /** Capabilities this thread cannot serve (say, web search with no backend), with the reason. */
+  unavailableCapabilities?: ReadonlyMap<string, string>;
 }
 
 const CODEX_SHELLS = new Set(['native.exec_command', 'native.shell', 'native.shell_command']);
@@ -89,7 +91,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
       : provider.harness
         ? `set by model_providers.${provider.id}.harness`
         : choice.reason;
-  const { profile, tools: loaded } = loadBoundHarness(choice.id, native, search, origin);
+  const { profile, tools: loaded } = loadBoundHarness(choice.id, native, search, origin, inputs.unavailableCapabilities);
   const bound = inputs.planMode ? withoutWriters(profile, loaded) : loaded;
   const wireProblem = checkWireSupport(profile, wire);
   if (wireProblem) throw new Error(wireProblem);

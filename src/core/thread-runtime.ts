@@ -24,6 +24,7 @@ import { setupHarness, type HarnessSetup } from './session-harness.js';
 import { compactThread, userMessageBudget } from './compaction.js';
 import { permissionModeFor, type HookSessionFacts, type ThreadHooks } from './hook-points.js';
 import { fireSessionStart } from './extension-setup.js';
+import { resolveWebSearch, type ResolvedWebSearch } from '../web/index.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { Thread, TurnResult } from './thread.js';
@@ -94,6 +95,21 @@ export interface BuiltRuntime {
   safety: SafetySettings;
   /** What hooks' stdin says about the session under these settings. */
   hookFacts: HookSessionFacts;
+  /** Things the user should know about this thread's setup (shown as warnings). */
+  notices: string[];
+}
+
+/** Capabilities this thread cannot serve, with why: their tools are left out of its requests. */
+function unavailableCapabilities(webSearch: ResolvedWebSearch): Map<string, string> {
+  const missing = new Map<string, string>();
+  if (!webSearch.backend) {
+    missing.set(
+      'web.search',
+      webSearch.unavailable ??
+        'no web search backend is configured: add [web_search] with provider = "brave", "tavily", "searxng" or "custom" to config.toml',
+    );
+  }
+  return missing;
 }
 
 export function providerFor(config: RigConfig, settings: ThreadSettings, env: NodeJS.ProcessEnv): ProviderInfo {
@@ -116,9 +132,11 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const client = await context.client(provider, settings);
   const shell = detectUserShell(env);
   const agents = resolveAgents(config, context.home);
+  const webSearch = resolveWebSearch(config.web_search, env);
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     ...(settings.planMode ? { planMode: true } : {}),
+    unavailableCapabilities: unavailableCapabilities(webSearch),
     config,
     provider,
     wire: client.wire,
@@ -154,6 +172,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     approvalCache: resources.approvalCache,
     clientFiles: () => resources.clientFiles,
     ...(resources.mcp ? { mcp: resources.mcp } : {}),
+    ...(webSearch.backend ? { webSearch: webSearch.backend } : {}),
   });
   const tools = withMcpTools(
     {
@@ -203,7 +222,8 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     onContextOverflow: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
     compact: (target) => compactWithHooks(target, 'manual'),
   };
-  return { runtime, provider, model, harness, safety, agents, hookFacts };
+  const notices = webSearch.unavailable ? [`web search is off for this thread: ${webSearch.unavailable}`] : [];
+  return { runtime, provider, model, harness, safety, agents, hookFacts, notices };
 }
 
 /** PreCompact (a `continue: false` skips this compaction), the compaction, PostCompact, then SessionStart(compact). */

@@ -27,6 +27,7 @@ import { agentCapabilities } from '../agents/harness-capabilities.js';
 import { createSkillTool } from './skill.js';
 import { createWebFetchTool } from './web-fetch.js';
 import { createNotebookEditTool } from './notebook.js';
+import { createWebSearchTool } from './web-search.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -60,6 +61,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ...agentCapabilities(),
     ['skill.load', createSkillTool],
     ['web.fetch', createWebFetchTool],
+    ['web.search', createWebSearchTool],
   ]);
 }
 
@@ -98,10 +100,15 @@ export interface OmittedTool {
   reason: string;
 }
 
+/** The option a session sets on a tool it cannot serve under its configuration: the whole reason. */
+export const UNAVAILABLE_BECAUSE = 'unavailable_because';
+
 export function omittedTools(profile: HarnessProfile): OmittedTool[] {
   return profile.tools
     .filter((tool) => tool.capability === OMITTED_CAPABILITY)
     .map((tool) => {
+      const because = tool.options[UNAVAILABLE_BECAUSE];
+      if (typeof because === 'string') return { name: tool.name, reason: because };
       const reason = tool.options['reason'];
       return { name: tool.name, reason: typeof reason === 'string' && reason !== '' ? `not in this build of rig: ${reason}` : 'not in this build of rig' };
     });
@@ -129,13 +136,33 @@ export function bindHarness(profile: HarnessProfile, native: CapabilityRegistry<
   return { all: specs, advertised: pick('advertised'), deferred: pick('deferred'), byName, omitted: omittedTools(profile) };
 }
 
-/** Finds the winning profile for `id` across the layers, reads it and binds its tools: the one path sessions use. */
+/**
+ * The omission rule for what depends on configuration: a tool whose capability this thread cannot
+ * serve is declared unavailable before binding, so it is left out of the request and of tool
+ * search, and listed as omitted with the reason.
+ */
+export function withoutUnavailable(profile: HarnessProfile, unavailable: ReadonlyMap<string, string> | undefined): HarnessProfile {
+  if (!unavailable || !profile.tools.some((tool) => unavailable.has(tool.capability))) return profile;
+  return {
+    ...profile,
+    tools: profile.tools.map((tool) => {
+      const reason = unavailable.get(tool.capability);
+      return reason === undefined ? tool : { ...tool, capability: OMITTED_CAPABILITY, options: { ...tool.options, [UNAVAILABLE_BECAUSE]: reason } };
+    }),
+  };
+}
+
+/**
+ * Finds the winning profile for `id` across the layers, reads it and binds its tools: the one path
+ * sessions use. Tools of the `unavailable` capabilities (this session cannot serve them) are omitted.
+ */
 export function loadBoundHarness(
   id: string,
   native: CapabilityRegistry<ToolSpec>,
   options: ProfileSearchOptions = {},
   why?: string,
+  unavailable?: ReadonlyMap<string, string>,
 ): { profile: HarnessProfile; tools: BoundHarness } {
-  const profile = findProfile(id, options, why);
+  const profile = withoutUnavailable(findProfile(id, options, why), unavailable);
   return { profile, tools: bindHarness(profile, native) };
 }

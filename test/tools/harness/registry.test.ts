@@ -28,16 +28,16 @@ describe('tool surfaces', () => {
     const claude = bound('claude-code');
     const names = claude.all.map((spec) => spec.name);
     expect(names).not.toContain('CronCreate');
-    expect(names).not.toContain('WebSearch');
+    expect(names).not.toContain('CronList');
     expect(names).toContain('WebFetch');
     expect(names).toContain('Agent');
     expect(claude.omitted.map((tool) => tool.name)).toContain('CronCreate');
     expect(claude.omitted.map((tool) => tool.name)).not.toContain('NotebookEdit');
     expect(claude.omitted.map((tool) => tool.name)).not.toContain('Agent');
     const ctx = fakeContext();
-    const search = await call(claude.byName.get('ToolSearch'), { query: 'select:WebSearch' }, ctx);
+    const search = await call(claude.byName.get('ToolSearch'), { query: 'select:CronList' }, ctx);
     expect(search.success).toBe(false);
-    expect(search.text).toMatch(/^No deferred tool named WebSearch/);
+    expect(search.text).toMatch(/^No deferred tool named CronList/);
   });
 
   it('a profile binding a tool to a capability rig has no handler for fails to load, naming the tool', () => {
