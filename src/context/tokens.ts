@@ -76,6 +76,8 @@ function itemTokensUncached(item: ConversationItem): number {
     case 'function_call_output':
     case 'custom_tool_call_output':
       return outputTokens(item.output);
+    case 'web_search_call':
+      return estimateTextTokens(JSON.stringify(item.action ?? {}));
   }
 }
 

@@ -22,6 +22,8 @@ import type { ToolDefinition } from '../protocol/index.js';
 export interface HarnessSetup {
   profile: HarnessProfile;
   reason: string;
+  /** The provider's own web search, when this profile and wire use it (see HarnessInputs). */
+  hostedWebSearch?: { externalWebAccess: boolean };
   tools: ToolRegistry;
   /** The tools to advertise this step (deferred tools appear once loaded through tool search). */
   advertised: (threadState: Map<string, unknown>) => ToolDefinition[];
@@ -54,6 +56,11 @@ export interface HarnessInputs {
   planMode?: boolean;
   /** Capabilities this thread cannot serve (say, web search with no backend), with the reason. */
   unavailableCapabilities?: ReadonlyMap<string, string>;
+  /**
+   * web_search = "live" | "cached" on the Responses wire: a Codex-like profile then uses the
+   * provider's own search (the hosted tool) instead of a function tool over a backend.
+   */
+  hostedWebSearch?: 'live' | 'cached';
 }
 
 const CODEX_SHELLS = new Set(['native.exec_command', 'native.shell', 'native.shell_command']);
@@ -91,7 +98,16 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
       : provider.harness
         ? `set by model_providers.${provider.id}.harness`
         : choice.reason;
-  const { profile, tools: loaded } = loadBoundHarness(choice.id, native, search, origin, inputs.unavailableCapabilities);
+  let hostsWebSearch = false;
+  const unavailable = (profile: HarnessProfile): ReadonlyMap<string, string> => {
+    hostsWebSearch = inputs.hostedWebSearch !== undefined && wire === 'responses' && profile.tools.some((tool) => CODEX_SHELLS.has(tool.capability));
+    if (!hostsWebSearch) return inputs.unavailableCapabilities ?? new Map();
+    // The hosted tool is named web_search too: the function tool over a backend stays out.
+    const map = new Map(inputs.unavailableCapabilities);
+    map.set('web.search', "the provider's own web search is used on this wire (web_search = \"" + inputs.hostedWebSearch + '")');
+    return map;
+  };
+  const { profile, tools: loaded } = loadBoundHarness(choice.id, native, search, origin, unavailable);
   const bound = inputs.planMode ? withoutWriters(profile, loaded) : loaded;
   const wireProblem = checkWireSupport(profile, wire);
   if (wireProblem) throw new Error(wireProblem);
@@ -113,6 +129,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
     tree: folderListing(cwd),
   };
   return {
+    ...(hostsWebSearch ? { hostedWebSearch: { externalWebAccess: inputs.hostedWebSearch === 'live' } } : {}),
     profile,
     reason: choice.reason,
     tools,

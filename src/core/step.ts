@@ -10,6 +10,7 @@ import type {
   ReasoningItem,
   StopReason,
   TokenUsage,
+  WebSearchAction,
 } from '../protocol/index.js';
 import { messageText } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
@@ -84,6 +85,12 @@ export async function runStep(
           const id = reasoningItemId ?? hooks.newItemId();
           reasoningItemId = undefined;
           if (text !== '') hooks.emit('completed', { id, type: 'reasoning', text });
+        } else if (item.type === 'web_search_call') {
+          // The provider searched by itself: shown like Codex's web_search item, kept in history.
+          const id = hooks.newItemId();
+          const shown = { id, type: 'web_search' as const, query: webSearchQuery(item.action) };
+          hooks.emit('started', shown);
+          hooks.emit('completed', shown);
         } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
           const spec = tools.get(item.name);
           const route = (call: ToolCall, callGate?: ToolCallGate) => routeToolCall(tools, call, { ...hooks.toolContext(callGate), callId: call.call_id });
@@ -135,4 +142,18 @@ function reasoningText(item: ReasoningItem): string {
   const summary = item.summary.map((part) => part.text).filter((text) => text.trim() !== '');
   if (summary.length > 0) return summary.join('\n');
   return (item.content ?? []).map((part) => part.text).join('').trim();
+}
+
+function webSearchQuery(action: WebSearchAction | undefined): string {
+  if (!action) return '';
+  switch (action.type) {
+    case 'search':
+      return action.query ?? action.queries?.join(', ') ?? '';
+    case 'open_page':
+      return action.url ?? '';
+    case 'find_in_page':
+      return [action.pattern, action.url].filter(Boolean).join(' in ');
+    default:
+      return '';
+  }
 }

@@ -103,6 +103,7 @@ export interface BuiltRuntime {
 function unavailableCapabilities(webSearch: ResolvedWebSearch): Map<string, string> {
   const missing = new Map<string, string>();
   if (!webSearch.backend) {
+    // (A Codex-like profile on the Responses wire uses the provider's search instead: setupHarness.)
     missing.set(
       'web.search',
       webSearch.unavailable ??
@@ -137,6 +138,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     ...(settings.planMode ? { planMode: true } : {}),
     unavailableCapabilities: unavailableCapabilities(webSearch),
+    ...(webSearch.mode !== 'disabled' ? { hostedWebSearch: webSearch.mode } : {}),
     config,
     provider,
     wire: client.wire,
@@ -205,6 +207,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
       ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
       ...(settings.reasoningSummary ? { reasoningSummary: settings.reasoningSummary } : {}),
       ...(settings.verbosity ? { verbosity: settings.verbosity } : {}),
+      ...(harness.hostedWebSearch ? { hostedWebSearch: harness.hostedWebSearch } : {}),
     },
     shapeRequest: harness.shape,
     turnContext: {

@@ -145,6 +145,8 @@ function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: Conversatio
       }
       return [item];
     }
+    case 'web_search_call':
+      return [item];
     case 'function_call':
     case 'custom_tool_call':
       // Text-protocol harnesses: the action lives in the assistant text that was already replayed.

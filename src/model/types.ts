@@ -27,6 +27,11 @@ export interface ModelRequest {
   wireShape?: WireShape;
   /** Extra HTTP headers a harness profile adds. */
   extraHeaders?: Record<string, string>;
+  /**
+   * The provider's own web search (web_search = "live" | "cached"): the Responses API's hosted
+   * `web_search` tool, after the function tools; other wires have none and ignore it.
+   */
+  hostedWebSearch?: { externalWebAccess: boolean };
   /** Thread/session id sent in headers where the wire has them. */
   sessionId?: string;
   /**

@@ -66,13 +66,28 @@ export interface CustomToolCallOutputItem {
   is_error?: boolean;
 }
 
+/** What the provider's own search did (Responses `web_search_call`), kept to be sent back. */
+export type WebSearchAction =
+  | { type: 'search'; query?: string; queries?: string[] }
+  | { type: 'open_page'; url?: string }
+  | { type: 'find_in_page'; url?: string; pattern?: string }
+  | { type: 'other' };
+
+export interface WebSearchCallItem {
+  type: 'web_search_call';
+  id?: string;
+  status: string;
+  action?: WebSearchAction;
+}
+
 export type ConversationItem =
   | MessageItem
   | ReasoningItem
   | FunctionCallItem
   | FunctionCallOutputItem
   | CustomToolCallItem
-  | CustomToolCallOutputItem;
+  | CustomToolCallOutputItem
+  | WebSearchCallItem;
 
 export function userText(text: string): MessageItem {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };

@@ -1,7 +1,7 @@
 // Web search through the real CLI against a loopback search backend ([web_search] provider =
 // "custom"): each harness's tool in its own result shape, domain filters, the sandbox's network
 // rule, and the omission rule — with no backend configured the tools are not in the request.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider, type MockWire } from '../support/mock-provider/index.js';
@@ -32,6 +32,15 @@ afterAll(async () => {
 beforeEach(() => {
   expect(mock.remaining()).toBe(0);
 });
+
+/** A RIG_HOME whose config.toml starts with `topLevel` (keys before any table). */
+function homeWith(wire: MockWire, topLevel: string): string {
+  const dir = tempRigHome({ url: mock.url, wire });
+  dirs.push(dir);
+  const file = join(dir, 'config.toml');
+  writeFileSync(file, `${topLevel}\n${readFileSync(file, 'utf8')}`);
+  return dir;
+}
 
 function home(wire: MockWire, withBackend: boolean): string {
   const extra = withBackend ? `[web_search]\nprovider = "custom"\nurl = "${backend.url}/search"\n` : '';
@@ -80,10 +89,11 @@ describe('web search tools', () => {
 
     before = mock.requests.length;
     mock.enqueue({ toolCalls: [{ name: 'web_search', arguments: { query: 'vitest' } }] }, { text: 'ok' });
-    run = await runRig(['exec', '--harness', 'native', ...NETWORK_ON, 'search'], { cwd: repo, home: home('responses', true) });
+    // On Chat Completions (no search of its own) the native harness searches through the backend.
+    run = await runRig(['exec', '--harness', 'native', ...NETWORK_ON, 'search'], { cwd: repo, home: home('chat', true) });
     expect(run.code, run.stderr).toBe(0);
     expect(toolNames(mock.requests[before]!.body)).toContain('web_search');
-    expect(toolResult('responses', mock.requests[before + 1]!.body).text).toBe(
+    expect(toolResult('chat', mock.requests[before + 1]!.body).text).toBe(
       'Results for "vitest":\n1. [Vitest guide](https://vitest.dev/guide/)\n   Getting started with Vitest\n2. [Vitest on GitHub](https://github.com/vitest-dev/vitest)\n   Source code',
     );
   });
@@ -94,9 +104,9 @@ describe('web search tools', () => {
     const before = mock.requests.length;
     const sent = backend.requests.length;
     mock.enqueue({ toolCalls: [{ name: 'web_search', arguments: { query: 'vitest' } }] }, { text: 'ok' });
-    const run = await runRig(['exec', '--harness', 'native', '-s', 'workspace-write', 'search'], { cwd: repo, home: home('responses', true) });
+    const run = await runRig(['exec', '--harness', 'native', '-s', 'workspace-write', 'search'], { cwd: repo, home: home('chat', true) });
     expect(run.code, run.stderr).toBe(0);
-    expect(toolResult('responses', mock.requests[before + 1]!.body).text).toMatch(/network access is off in this sandbox/);
+    expect(toolResult('chat', mock.requests[before + 1]!.body).text).toMatch(/network access is off in this sandbox/);
     expect(backend.requests.length).toBe(sent);
   });
 
@@ -117,5 +127,42 @@ describe('web search tools', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('web search is off for this thread: web_search provider "brave" needs an API key: set the environment variable BRAVE_API_KEY');
     expect(readFileSync(join(keyless, 'config.toml'), 'utf8')).toContain('provider = "brave"');
+  });
+});
+
+describe("the provider's own web search (Responses)", () => {
+  test('web_search = "live": the hosted tool is sent, its searches are items in --json and go back in the next request', async () => {
+    const repo = tempGitRepo();
+    dirs.push(repo);
+    const dir = homeWith('responses', 'web_search = "live"');
+    const before = mock.requests.length;
+    mock.enqueue({ webSearches: ['vitest latest version'], toolCalls: [{ name: 'exec_command', arguments: { cmd: 'echo checked' } }] }, { text: 'Vitest 4 it is.' });
+    const run = await runRig(['exec', '--json', '--harness', 'native', '-s', 'read-only', 'which vitest?'], { cwd: repo, home: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const [first, second] = mock.requests.slice(before).map((r) => r.body as any);
+    expect(first.tools.at(-1)).toEqual({ type: 'web_search', external_web_access: true });
+    expect(first.tools.filter((tool: any) => tool.name === 'web_search')).toEqual([]);
+    expect(second.input).toContainEqual({ type: 'web_search_call', id: `ws_mock${before + 1}_0`, status: 'completed', action: { type: 'search', query: 'vitest latest version' } });
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const searched = events.filter((e) => e.type === 'item.completed' && e.item.type === 'web_search');
+    expect(searched.map((e) => e.item.query)).toEqual(['vitest latest version']);
+  });
+
+  test('"cached" asks for no live access; other wires and harnesses get no hosted tool', async () => {
+    const repo = tempGitRepo();
+    dirs.push(repo);
+    const dir = homeWith('responses', 'web_search = "cached"');
+    const chat = homeWith('chat', 'web_search = "cached"');
+    let before = mock.requests.length;
+    mock.enqueue({ text: 'ok' });
+    expect((await runRig(['exec', '--harness', 'native', 'hi'], { cwd: repo, home: dir })).code).toBe(0);
+    expect((mock.requests[before]!.body as any).tools.at(-1)).toEqual({ type: 'web_search', external_web_access: false });
+    before = mock.requests.length;
+    mock.enqueue({ text: 'ok' }, { text: 'ok' });
+    expect((await runRig(['exec', '--harness', 'native', 'hi'], { cwd: repo, home: chat })).code).toBe(0);
+    expect((await runRig(['exec', '--harness', 'claude-code', 'hi'], { cwd: repo, home: dir })).code).toBe(0);
+    for (const request of mock.requests.slice(before)) {
+      expect(JSON.stringify((request.body as any).tools)).not.toContain('"web_search"');
+    }
   });
 });

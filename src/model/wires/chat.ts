@@ -138,6 +138,8 @@ function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessa
         open();
         calls.push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: JSON.stringify({ input: item.input }) } });
         break;
+      case 'web_search_call':
+        break; // the Responses API's own search: nothing Chat Completions can replay
       case 'function_call_output':
       case 'custom_tool_call_output':
         flush();

@@ -103,6 +103,9 @@ function lowerItem(item: ConversationItem): { role: 'user' | 'assistant'; blocks
       return { role: 'assistant', blocks: [{ type: 'tool_use', id: item.call_id, name: item.name, input: argumentsObject(item.arguments) }] };
     case 'custom_tool_call':
       return { role: 'assistant', blocks: [{ type: 'tool_use', id: item.call_id, name: item.name, input: { input: item.input } }] };
+    case 'web_search_call':
+      // The Responses API's own search; Anthropic's server search has blocks of its own.
+      return { role: 'assistant', blocks: [] };
     case 'function_call_output':
     case 'custom_tool_call_output':
       return {

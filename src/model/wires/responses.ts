@@ -14,7 +14,7 @@ import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure } from './output-limit.js';
 import { compatOrDefault, orderFields } from './shared.js';
 import type { ResolvedCompat } from '../compat.js';
-import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, TokenUsage, ToolOutput } from './shared-types.js';
+import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, TokenUsage, ToolOutput, WebSearchAction } from './shared-types.js';
 
 // ---- request types -------------------------------------------------------------------------
 
@@ -35,6 +35,8 @@ interface OutputItem {
   summary?: { type: string; text: string }[];
   encrypted_content?: string | null;
   status?: string;
+  /** web_search_call: what the search did. */
+  action?: Record<string, unknown>;
 }
 
 // ---- parser state --------------------------------------------------------------------------
@@ -88,6 +90,8 @@ function lowerItem(item: ConversationItem, compat: ResolvedCompat, typeField: bo
       return { type: 'custom_tool_call', ...id, call_id: item.call_id, name: item.name, input: item.input };
     case 'custom_tool_call_output':
       return { type: 'custom_tool_call_output', call_id: item.call_id, output: lowerOutput(item.output) };
+    case 'web_search_call':
+      return { type: 'web_search_call', ...id, status: item.status, ...(item.action ? { action: item.action } : {}) };
   }
 }
 
@@ -104,6 +108,13 @@ function lowerInput(request: ModelRequest, compat: ResolvedCompat): Record<strin
 }
 
 function lowerTools(request: ModelRequest): ResponsesTool[] {
+  const tools = lowerFunctionTools(request);
+  // Codex's form: cached results only unless live access was asked for.
+  if (request.hostedWebSearch) tools.push({ type: 'web_search', external_web_access: request.hostedWebSearch.externalWebAccess } as unknown as ResponsesTool);
+  return tools;
+}
+
+function lowerFunctionTools(request: ModelRequest): ResponsesTool[] {
   const omitStrict = request.wireShape?.omitToolStrict === true;
   return request.tools.map((tool): ResponsesTool => {
     if (tool.kind === 'function') {
@@ -211,8 +222,10 @@ function neutralItem(item: OutputItem): ConversationItem | undefined {
       return { type: 'function_call', call_id: item.call_id ?? '', name: item.name ?? '', arguments: item.arguments ?? '', ...id };
     case 'custom_tool_call':
       return { type: 'custom_tool_call', call_id: item.call_id ?? '', name: item.name ?? '', input: item.input ?? '', ...id };
+    case 'web_search_call':
+      return { type: 'web_search_call', ...id, status: item.status ?? 'completed', ...(item.action ? { action: item.action as unknown as WebSearchAction } : {}) };
     default:
-      return undefined; // web_search_call and friends have no neutral form yet
+      return undefined; // image_generation_call and friends have no neutral form yet
   }
 }
 

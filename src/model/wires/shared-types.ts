@@ -11,5 +11,6 @@ export type {
   TokenUsage,
   ToolDefinition,
   ToolOutput,
+  WebSearchAction,
 } from '../../protocol/index.js';
 export type { ModelRequest } from '../types.js';

@@ -161,8 +161,9 @@ export function loadBoundHarness(
   native: CapabilityRegistry<ToolSpec>,
   options: ProfileSearchOptions = {},
   why?: string,
-  unavailable?: ReadonlyMap<string, string>,
+  unavailable?: ReadonlyMap<string, string> | ((profile: HarnessProfile) => ReadonlyMap<string, string>),
 ): { profile: HarnessProfile; tools: BoundHarness } {
-  const profile = withoutUnavailable(findProfile(id, options, why), unavailable);
+  const found = findProfile(id, options, why);
+  const profile = withoutUnavailable(found, typeof unavailable === 'function' ? unavailable(found) : unavailable);
   return { profile, tools: bindHarness(profile, native) };
 }

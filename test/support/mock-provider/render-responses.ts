@@ -47,6 +47,17 @@ export function renderResponses(turn: MockTurn, ctx: RenderContext): string[] {
     emit('response.output_item.done', { output_index, item });
     output.push(item);
   }
+  (turn.webSearches ?? []).forEach((query, i) => {
+    const item_id = `ws_mock${ctx.n}_${i}`;
+    const output_index = output.length;
+    emit('response.output_item.added', { output_index, item: { id: item_id, type: 'web_search_call', status: 'in_progress' } });
+    emit('response.web_search_call.in_progress', { item_id, output_index });
+    emit('response.web_search_call.searching', { item_id, output_index });
+    emit('response.web_search_call.completed', { item_id, output_index });
+    const item = { id: item_id, type: 'web_search_call', status: 'completed', action: { type: 'search', query } };
+    emit('response.output_item.done', { output_index, item });
+    output.push(item);
+  });
   if (turn.text !== undefined) {
     const item_id = `msg_mock${ctx.n}`;
     const output_index = output.length;

@@ -28,6 +28,8 @@ export interface MockTurn {
   /** Anthropic thinking signature (default "sig_<n>"); Responses encrypted_content likewise. */
   signature?: string;
   toolCalls?: MockToolCall[];
+  /** Responses only: the provider's own searches (web_search_call items), before the text. */
+  webSearches?: string[];
   usage?: MockUsage;
   /** Characters per text/argument delta (default 8), so every stream splits across chunks. */
   deltaSize?: number;
