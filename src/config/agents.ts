@@ -45,7 +45,8 @@ export interface AgentsSettings {
   maxDepth: number;
   defaultModel?: string;
   defaultReasoningEffort?: string;
-  interruptMessage?: string;
+  /** Codex's interrupt_message: an interrupted turn leaves a note the model sees (default true). */
+  interruptMessage: boolean;
   roles: Map<string, AgentRole>;
   warnings: string[];
 }
@@ -138,7 +139,7 @@ export function resolveAgents(config: RigConfig, home: string): AgentsSettings {
     maxDepth: (table['max_depth'] ?? DEFAULT_AGENT_MAX_DEPTH) as number,
     ...(typeof table['default_subagent_model'] === 'string' ? { defaultModel: table['default_subagent_model'] } : {}),
     ...(typeof table['default_subagent_reasoning_effort'] === 'string' ? { defaultReasoningEffort: table['default_subagent_reasoning_effort'] } : {}),
-    ...(typeof table['interrupt_message'] === 'string' ? { interruptMessage: table['interrupt_message'] } : {}),
+    interruptMessage: table['interrupt_message'] !== false,
     roles,
     warnings,
   };

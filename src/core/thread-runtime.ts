@@ -196,6 +196,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
       ...(settings.reasoningEffort ? { effort: settings.reasoningEffort } : {}),
     },
     ...(settings.maxTurnSteps !== undefined ? { maxTurnSteps: settings.maxTurnSteps } : {}),
+    interruptedMarker: agents.interruptMessage ? (agents.v2 ? 'developer' : 'user') : 'none',
     autoCompact: {
       limit: compactLimit,
       compact: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
