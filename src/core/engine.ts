@@ -339,7 +339,7 @@ export class Engine {
       await resources.close();
       throw error;
     }
-    warnings.push(...built.safety.sandbox.warnings, ...rules.warnings);
+    warnings.push(...built.safety.sandbox.warnings, ...rules.warnings, ...(built.agents?.warnings ?? []));
 
     // Every secret rig knows of is redacted from the rollout, and from what front ends print.
     const secrets = collectSessionSecrets(config, env, built.provider).values;

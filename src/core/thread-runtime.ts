@@ -115,7 +115,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const model = modelFor(provider, settings, context.home);
   const client = await context.client(provider, settings);
   const shell = detectUserShell(env);
-  const agents = resolveAgents(config, context.home);
+  const agents = resolveAgents(config, context.home, settings.cwd);
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     ...(settings.planMode ? { planMode: true } : {}),

@@ -59,7 +59,7 @@ export class AgentsService {
     node.closed = false;
     node.request = request;
     node.config = config;
-    node.agents = built.agents ?? resolveAgents(config, home);
+    node.agents = built.agents ?? resolveAgents(config, home, request.cwd);
     node.provider = built.provider;
     node.model = built.model;
     built.runtime.agents = threadAgentsCapability(this, node);
