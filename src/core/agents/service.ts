@@ -308,9 +308,20 @@ export class AgentsService {
     });
   }
 
+  /**
+   * Children that finished while their parent had no turn running (Codex queues their completion
+   * without starting a turn): the parent hears of them as its next turn starts.
+   */
+  private deliverQueued(threadId: string): void {
+    const node = this.nodes.get(threadId);
+    if (!node || node.mailbox.length === 0 || !node.agents?.v2) return;
+    this.deliverNotifications(node, node.mailbox.splice(0).map((child) => child.view()));
+  }
+
   /** Interrupting or closing a thread does the same to the agents it spawned. */
   private observe(envelope: EventEnvelope): void {
     const type = envelope.event.type;
+    if (type === 'turn.started') return this.deliverQueued(envelope.thread_id);
     if (type !== 'turn.interrupted' && type !== 'thread.closed') return;
     const node = this.nodes.get(envelope.thread_id);
     if (!node) return;
