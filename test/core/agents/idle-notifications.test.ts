@@ -1,11 +1,14 @@
 // v2 notifications while the parent is idle, through `rig app-server` (a long-lived engine): a
 // background child that finishes after its parent's turn ended is queued, as Codex queues a
-// child's completion without starting a turn, and the parent's next turn carries it.
+// child's completion without starting a turn, and the parent's next turn carries it. In `rig
+// exec` the run ends when the model ends the root's turn (codex exec shuts down on the primary
+// thread's turn completion, not waiting for children).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { removeDir, tempGitRepo } from '../../support/workspace.js';
+import { jsonLines, removeDir, runRig, tempGitRepo } from '../../support/workspace.js';
+import { processesWith, waitUntil } from '../../frontends/exec/helpers.js';
 import { agentsHome, CHILD_MODEL, inputTexts, ROOT_MODEL, scriptByModel } from '../../support/agents-home.js';
 import { initialize, resultOf, spawnAppServer, text } from '../../frontends/app-server/support.js';
 
@@ -74,4 +77,29 @@ test("a child that finishes while its parent is idle is reported at the parent's
   } finally {
     await peer.close();
   }
+});
+
+test('rig exec: the root ending its turn ends the run, as codex exec does; its background child stops with it, leaving no process', async () => {
+  const repo = tempGitRepo({ 'a.txt': 'alpha\n' });
+  const home = agentsHome(mock.url);
+  dirs.push(repo, home);
+  const marker = `rig-background-child-${process.pid}-${Date.now()}`;
+  const seen = scriptByModel(mock, {
+    [ROOT_MODEL]: [
+      { toolCalls: [{ id: 'call_spawn', name: 'spawn_agent', arguments: { task_name: 'sleeper', fork_turns: 'none', message: 'run the long command' } }] },
+      { toolCalls: [{ id: 'call_poll', name: 'exec_command', arguments: { cmd: 'for i in $(seq 1 600); do [ -e child-started ] && break; sleep 0.05; done; ls child-started' } }] },
+      { text: 'done without waiting' },
+    ],
+    [CHILD_MODEL]: [{ toolCalls: [{ id: 'call_long', name: 'exec_command', arguments: { cmd: `touch child-started; sleep 60 # ${marker}`, yield_time_ms: 60000 } }] }],
+  });
+  const run = await runRig(['exec', '--json', '--harness', 'native', '-s', 'workspace-write', 'start it and finish'], { cwd: repo, home });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const events = jsonLines(run.stdout);
+  const last = events.filter((e) => e['type'] === 'item.completed' && (e['item'] as { type: string }).type === 'agent_message').at(-1);
+  expect((last!['item'] as { text: string }).text).toBe('done without waiting');
+  // The root's own stream ends with its turn; what follows are its child's last items, stopped.
+  expect(events.filter((e) => e['thread_id'] === undefined).at(-1)!['type']).toBe('turn.completed');
+  expect(seen[ROOT_MODEL]).toHaveLength(3);
+  await waitUntil(() => processesWith(marker).length === 0, 5_000, "the child's command to be gone");
 });
