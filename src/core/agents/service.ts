@@ -314,7 +314,7 @@ export class AgentsService {
    */
   private deliverQueued(threadId: string): void {
     const node = this.nodes.get(threadId);
-    if (!node || node.mailbox.length === 0 || !node.agents?.v2) return;
+    if (!node || node.mailbox.length === 0) return;
     this.deliverNotifications(node, node.mailbox.splice(0).map((child) => child.view()));
   }
 
