@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ConfigError, formatKeyPath } from './errors.js';
 import { readConfigFile } from './files.js';
 import type { RigConfig } from './resolve.js';
+import { findProjectRoot, isProjectTrusted, PROJECT_CONFIG_DIR } from './project.js';
 import { agentRoleSchema, type ApprovalPolicyName, type SandboxMode } from './schema.js';
 
 /** Codex's defaults (reference/tools-native.md §9). */
@@ -45,7 +46,8 @@ export interface AgentsSettings {
   maxDepth: number;
   defaultModel?: string;
   defaultReasoningEffort?: string;
-  interruptMessage?: string;
+  /** Codex's interrupt_message: an interrupted turn leaves a note the model sees (default true). */
+  interruptMessage: boolean;
   roles: Map<string, AgentRole>;
   warnings: string[];
 }
@@ -96,35 +98,74 @@ function toRole(name: string, table: RoleTable, source: string): AgentRole {
   };
 }
 
-/**
- * The agents settings of a resolved config. Role files in `<home>/agents/` define roles by file
- * name (or their `name` key); a `[agents.<role>]` table adds to or overrides its file, and its
- * `config_file` is read beneath the table's own keys. Throws ConfigError naming the file.
- */
-export function resolveAgents(config: RigConfig, home: string): AgentsSettings {
-  const table = (config.agents ?? {}) as Record<string, unknown>;
-  const roles = new Map<string, AgentRole>();
-  const warnings: string[] = [];
-  const dir = path.join(home, 'agents');
+/** `<dir>/*.toml` role files by role name (a file's `name` key, else its file name). */
+function roleFilesIn(dir: string, into: Map<string, { table: RoleTable; file: string }>): void {
   let files: string[] = [];
   try {
     files = fs.readdirSync(dir).filter((f) => f.endsWith('.toml')).sort();
   } catch {
-    // No role folder: roles come from config alone.
+    // No role folder here.
   }
-  const fromFiles = new Map<string, { table: RoleTable; file: string }>();
   for (const file of files) {
     const full = path.join(dir, file);
     const role = readRoleFile(full, dir);
-    fromFiles.set(role.name ?? file.slice(0, -'.toml'.length), { table: role, file: full });
+    into.set(role.name ?? file.slice(0, -'.toml'.length), { table: role, file: full });
   }
-  const names = new Set([...fromFiles.keys(), ...Object.keys(table).filter((k) => !LIMIT_KEYS.has(k))]);
+}
+
+/** `.rig/agents/*.toml` from the project root down to `cwd` (deeper folders win). */
+function projectRoleFiles(cwd: string, config: RigConfig): string[] {
+  const root = findProjectRoot(cwd, config.project_root_markers ?? ['.git']);
+  const dirs: string[] = [];
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    dirs.unshift(path.join(dir, PROJECT_CONFIG_DIR, 'agents'));
+    if (dir === (root ?? path.resolve(cwd)) || path.dirname(dir) === dir) break;
+  }
+  return dirs;
+}
+
+/**
+ * The agents settings of a resolved config. Role files in `<home>/agents/` define roles by file
+ * name (or their `name` key); in a trusted project, `.rig/agents/` files do too and override the
+ * user's (an untrusted project's are ignored, with a warning naming each file). A `[agents.<role>]`
+ * table adds to or overrides the user's file, and its `config_file` is read beneath the table's own
+ * keys. Throws ConfigError naming the file.
+ */
+export function resolveAgents(config: RigConfig, home: string, cwd?: string): AgentsSettings {
+  const table = (config.agents ?? {}) as Record<string, unknown>;
+  const roles = new Map<string, AgentRole>();
+  const warnings: string[] = [];
+  const fromFiles = new Map<string, { table: RoleTable; file: string }>();
+  roleFilesIn(path.join(home, 'agents'), fromFiles);
+  const fromProject = new Map<string, { table: RoleTable; file: string }>();
+  if (cwd !== undefined) {
+    const dirs = projectRoleFiles(cwd, config);
+    if (isProjectTrusted(config, cwd)) {
+      for (const dir of dirs) roleFilesIn(dir, fromProject);
+    } else {
+      const ignored = dirs.flatMap((dir) => {
+        try {
+          return fs.readdirSync(dir).filter((f) => f.endsWith('.toml')).sort().map((f) => path.join(dir, f));
+        } catch {
+          return [];
+        }
+      });
+      const projectDir = findProjectRoot(cwd, config.project_root_markers ?? ['.git']) ?? path.resolve(cwd);
+      for (const file of ignored) {
+        warnings.push(
+          `agent role file ignored: ${file} (project ${projectDir} is not trusted). To use it, add to ${path.join(home, 'config.toml')}:\n[projects.${JSON.stringify(projectDir)}]\ntrust_level = "trusted"`,
+        );
+      }
+    }
+  }
+  const names = new Set([...fromFiles.keys(), ...fromProject.keys(), ...Object.keys(table).filter((k) => !LIMIT_KEYS.has(k))]);
   for (const name of names) {
     const inline = (table[name] ?? {}) as RoleTable;
     const file = fromFiles.get(name);
+    const project = fromProject.get(name);
     const referenced = inline.config_file ? readRoleFile(inline.config_file, `[agents.${name}] config_file`) : {};
-    const merged: RoleTable = { ...(file?.table ?? {}), ...referenced, ...inline };
-    const source = table[name] !== undefined ? `[agents.${name}] in config.toml` : file!.file;
+    const merged: RoleTable = { ...(file?.table ?? {}), ...referenced, ...inline, ...(project?.table ?? {}) };
+    const source = project ? project.file : table[name] !== undefined ? `[agents.${name}] in config.toml` : file!.file;
     roles.set(name, toRole(name, merged, source));
   }
   const maxThreads = (table['max_concurrent_threads_per_session'] ?? table['max_threads'] ?? DEFAULT_AGENT_MAX_THREADS) as number;
@@ -138,7 +179,7 @@ export function resolveAgents(config: RigConfig, home: string): AgentsSettings {
     maxDepth: (table['max_depth'] ?? DEFAULT_AGENT_MAX_DEPTH) as number,
     ...(typeof table['default_subagent_model'] === 'string' ? { defaultModel: table['default_subagent_model'] } : {}),
     ...(typeof table['default_subagent_reasoning_effort'] === 'string' ? { defaultReasoningEffort: table['default_subagent_reasoning_effort'] } : {}),
-    ...(typeof table['interrupt_message'] === 'string' ? { interruptMessage: table['interrupt_message'] } : {}),
+    interruptMessage: table['interrupt_message'] !== false,
     roles,
     warnings,
   };

@@ -516,7 +516,7 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           "type": "string"
         },
         "interrupt_message": {
-          "type": "string"
+          "type": "boolean"
         }
       },
       "additionalProperties": {
@@ -2125,7 +2125,7 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
                 "type": "string"
               },
               "interrupt_message": {
-                "type": "string"
+                "type": "boolean"
               }
             },
             "additionalProperties": {

@@ -246,7 +246,7 @@ function agentsSchema() {
       max_depth: intIn(0).optional(),
       default_subagent_model: z.string().optional(),
       default_subagent_reasoning_effort: z.string().optional(),
-      interrupt_message: z.string().optional(),
+      interrupt_message: z.boolean().optional(),
     })
     .catchall(agentRoleSchema());
 }

@@ -82,6 +82,18 @@ export interface ThreadStartRequest {
   originator?: string;
   /** Set for a sub-agent: its parent thread, task path and role (the agents service starts these). */
   agent?: AgentLink;
+  /**
+   * A new thread's opening history copied from another thread (a sub-agent's `fork_turns: N`),
+   * written as the rollout's first record after its meta line; the source's rollout is untouched.
+   */
+  seed?: ThreadSeed;
+}
+
+export interface ThreadSeed {
+  items: ConversationItem[];
+  forkedFrom: string;
+  /** Says what was copied, recorded with the items. */
+  note: string;
 }
 
 export interface ForkRequest extends ThreadStartRequest {
@@ -327,7 +339,7 @@ export class Engine {
       await resources.close();
       throw error;
     }
-    warnings.push(...built.safety.sandbox.warnings, ...rules.warnings, ...built.notices);
+    warnings.push(...built.safety.sandbox.warnings, ...rules.warnings, ...built.notices, ...(built.agents?.warnings ?? []));
 
     // Every secret rig knows of is redacted from the rollout, and from what front ends print.
     const secrets = collectSessionSecrets(config, env, built.provider).values;
@@ -358,6 +370,12 @@ export class Engine {
         firstTurn = resumed.nextTurn;
         // Opening takes the thread's lock: a second writer is refused, naming the one that holds it.
         if (!request.ephemeral) recorder = new RolloutRecorder(RolloutWriter.open({ path: resumed.path, secrets }), seededHistory(resumed));
+      } else if (request.seed) {
+        const seeded = seedThread(request.seed, initialContext(config, cwd, this.home, env, built), () =>
+          request.ephemeral ? undefined : RolloutWriter.create({ home: this.home, threadId, secrets, meta: newThreadMeta(request, env, cwd, built, this.options.source, { forked_from_id: request.seed!.forkedFrom }) }),
+        );
+        history = seeded.history;
+        recorder = seeded.recorder;
       } else if (!request.ephemeral) {
         recorder = new RolloutRecorder(
           RolloutWriter.create({
@@ -468,6 +486,35 @@ export class Engine {
     }
     return handle;
   }
+}
+
+/** A new thread's meta line. */
+function newThreadMeta(request: ThreadStartRequest, env: NodeJS.ProcessEnv, cwd: string, built: BuiltRuntime, source: string | undefined, extra: { forked_from_id?: string } = {}) {
+  return {
+    cwd,
+    originator: request.originator ?? env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE'] ?? 'rig',
+    cli_version: rigVersion(),
+    source: request.agent ? 'subagent' : source ?? 'cli',
+    ...extra,
+    ...(request.agent ? agentMeta(request.agent) : {}),
+    model: built.model,
+    model_provider: built.provider.id,
+    harness: built.harness.profile.id,
+    ...gitMeta(cwd),
+  };
+}
+
+/**
+ * A thread opening with copied history: its own context first, then the copied items, recorded
+ * as one replacement record so a resume rebuilds the same history and later compaction records
+ * index into it.
+ */
+function seedThread(seed: ThreadSeed, context: ConversationItem[], create: () => RolloutWriter | undefined): { history: ConversationItem[]; recorder?: RolloutRecorder } {
+  const history = [...context, ...seed.items];
+  const writer = create();
+  if (!writer) return { history };
+  writer.append({ type: 'compacted', payload: { message: seed.note, replacement_history: history } });
+  return { history, recorder: new RolloutRecorder(writer, { history }) };
 }
 
 /** What a sub-agent's rollout records about it (Codex's session_meta fields). */

@@ -132,7 +132,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const model = modelFor(provider, settings, context.home);
   const client = await context.client(provider, settings);
   const shell = detectUserShell(env);
-  const agents = resolveAgents(config, context.home);
+  const agents = resolveAgents(config, context.home, settings.cwd);
   const webSearch = resolveWebSearch(config.web_search, env);
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
@@ -218,6 +218,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
       ...(settings.reasoningEffort ? { effort: settings.reasoningEffort } : {}),
     },
     ...(settings.maxTurnSteps !== undefined ? { maxTurnSteps: settings.maxTurnSteps } : {}),
+    interruptedMarker: agents.interruptMessage ? (agents.v2 ? 'developer' : 'user') : 'none',
     autoCompact: {
       limit: compactLimit,
       compact: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),

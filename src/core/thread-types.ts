@@ -24,6 +24,12 @@ export interface ThreadRuntime {
   shapeRequest?: (request: ModelRequest) => ModelRequest;
   /** Recorded with every turn (resume restores provider, policies and harness from it). */
   turnContext?: Partial<TurnContextRecord>;
+  /**
+   * What an interrupted turn leaves in the history for the model: a user-role `<turn_aborted>`
+   * note (default), the same as a developer message (multi_agent_v2), or nothing
+   * ([agents] interrupt_message = false).
+   */
+  interruptedMarker?: 'user' | 'developer' | 'none';
   /** Undefined: no bound on model requests per turn. */
   maxTurnSteps?: number;
   /**

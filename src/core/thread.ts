@@ -31,6 +31,10 @@ export type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult
 const INTERRUPTED_NOTE =
   '<turn_aborted>The user interrupted the previous turn. Some tools may have been stopped part-way; check the state before continuing.</turn_aborted>';
 
+// With multi_agent_v2 an agent's turn may be stopped by the agent that started it, not by a person.
+const INTERRUPTED_DEVELOPER_NOTE =
+  '<turn_aborted>The previous turn was interrupted before it finished (by the user or by the agent that assigned it). Tools may have stopped part-way: check the state of the workspace before you continue, and follow the newest instructions.</turn_aborted>';
+
 /**
  * Every front end's input passes through startTurn or steer: one over Codex's limit is refused
  * before it is recorded or sent, so it never becomes a turn.
@@ -283,7 +287,7 @@ export class Thread {
     } else if (result.status === 'failed') {
       this.emit({ type: 'turn.failed', error: { message: result.error ?? 'turn failed' } });
     } else {
-      this.append(this.userMessage({ text: INTERRUPTED_NOTE }));
+      this.recordInterruption();
       this.emit({ type: 'turn.interrupted', reason: 'interrupted by the user' });
     }
     this.recorder.turnEnded({ turn_id: turnId, status: result.status, usage: this.usage, ...(result.error ? { error: result.error } : {}) });
@@ -380,6 +384,13 @@ export class Thread {
     if (this.pendingImages.length === 0) return;
     this.append({ type: 'message', role: 'user', content: this.pendingImages });
     this.pendingImages = [];
+  }
+
+  /** The model-visible note an interrupted turn leaves ([agents] interrupt_message, Codex's default on). */
+  private recordInterruption(): void {
+    const marker = this.runtime.interruptedMarker ?? 'user';
+    if (marker === 'user') this.append(this.userMessage({ text: INTERRUPTED_NOTE }));
+    else if (marker === 'developer') this.append({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: INTERRUPTED_DEVELOPER_NOTE }] });
   }
 
   private userMessage(input: UserInput): ConversationItem {

@@ -14,6 +14,8 @@ import type { ThreadHandle } from '../thread-handle.js';
 import type { BuiltRuntime } from '../thread-runtime.js';
 import { threadAgentsCapability } from './capability.js';
 import { capChildSafety } from './permissions.js';
+import { lastTurns } from './fork-turns.js';
+import { readRollout } from '../../store/index.js';
 import { AgentNode, AgentTree, ROOT_PATH, statusOf, taskSegment, type AgentLink } from './tree.js';
 
 /** What the service needs of the engine. */
@@ -57,7 +59,7 @@ export class AgentsService {
     node.closed = false;
     node.request = request;
     node.config = config;
-    node.agents = built.agents ?? resolveAgents(config, home);
+    node.agents = built.agents ?? resolveAgents(config, home, request.cwd);
     node.provider = built.provider;
     node.model = built.model;
     built.runtime.agents = threadAgentsCapability(this, node);
@@ -230,15 +232,15 @@ export class AgentsService {
 
   private async startChild(caller: AgentNode, request: ThreadStartRequest, forkTurns: 'none' | 'all' | number): Promise<ThreadHandle> {
     if (forkTurns === 'none') return this.host.startThread(request);
-    if (typeof forkTurns === 'number') {
-      // Forks copy a prefix of the history; the last N turns alone are not a thread of their own yet.
-      throw new AgentToolError(`fork_turns "${forkTurns}" (the last ${forkTurns} turns) is not supported by this version of rig; spawn with fork_turns "all" or "none"`);
-    }
     const parentHandle = this.handle(caller);
-    if (!parentHandle.info.rolloutPath) {
+    const rolloutPath = parentHandle.info.rolloutPath;
+    if (!rolloutPath) {
       throw new AgentToolError('fork_turns needs the parent thread to be recorded (this session is ephemeral); spawn with fork_turns "none" and put what the agent needs in its message');
     }
-    return this.host.forkThread(caller.threadId, request);
+    if (forkTurns === 'all') return this.host.forkThread(caller.threadId, request);
+    const forked = lastTurns(readRollout(rolloutPath).records, forkTurns);
+    const note = `forked context: the last ${forked.turns} turn${forked.turns === 1 ? '' : 's'} of thread ${caller.threadId} (${caller.path})${forked.summarized ? ', after the summary of its earlier turns' : ''}`;
+    return this.host.startThread({ ...request, seed: { items: forked.items, forkedFrom: caller.threadId, note } });
   }
 
   private role(settings: AgentsSettings, request: SpawnRequest): AgentRole | undefined {
@@ -306,9 +308,20 @@ export class AgentsService {
     });
   }
 
+  /**
+   * Children that finished while their parent had no turn running (Codex queues their completion
+   * without starting a turn): the parent hears of them as its next turn starts.
+   */
+  private deliverQueued(threadId: string): void {
+    const node = this.nodes.get(threadId);
+    if (!node || node.mailbox.length === 0) return;
+    this.deliverNotifications(node, node.mailbox.splice(0).map((child) => child.view()));
+  }
+
   /** Interrupting or closing a thread does the same to the agents it spawned. */
   private observe(envelope: EventEnvelope): void {
     const type = envelope.event.type;
+    if (type === 'turn.started') return this.deliverQueued(envelope.thread_id);
     if (type !== 'turn.interrupted' && type !== 'thread.closed') return;
     const node = this.nodes.get(envelope.thread_id);
     if (!node) return;

@@ -88,7 +88,7 @@ export function createDelegateTool(tool: ResolvedTool): ToolSpec {
         }
         const forkTurns = style === 'qwen' ? qwenFork(args['fork_turns']) : 'none';
         const request = { message: prompt, ...(description ? { description } : {}), ...(type ? { role: type } : {}), forkTurns, defaultRoleAliases: BUILTIN_TYPES[style] };
-        if (boolArg(args, 'run_in_background') === true) {
+        if (runsInBackground(style, boolArg(args, 'run_in_background'))) {
           const view = await agents.spawn(request, ctx.signal);
           call.concern(view);
           return backgroundReply(style, view);
@@ -98,6 +98,15 @@ export function createDelegateTool(tool: ResolvedTool): ToolSpec {
       });
     },
   );
+}
+
+/**
+ * Qwen Code's `agent` declares `run_in_background` with `default: true` (its 0.24 schema, in
+ * test/fixtures/harness-tools): left out, the agent runs in the background. The other harnesses
+ * run it in the foreground unless asked.
+ */
+function runsInBackground(style: Style, asked: boolean | undefined): boolean {
+  return style === 'qwen' ? asked !== false : asked === true;
 }
 
 function qwenFork(value: unknown): 'none' | 'all' | number {

@@ -50,7 +50,8 @@ const CASES: Case[] = [
   },
   {
     harness: 'qwen-code',
-    delegate: (prompt) => ({ id: 'call_agent', name: 'agent', arguments: { description: 'Implement fix', prompt, subagent_type: 'implementer' } }),
+    // Qwen Code's agent runs in the background unless told otherwise (its schema's default).
+    delegate: (prompt) => ({ id: 'call_agent', name: 'agent', arguments: { description: 'Implement fix', prompt, subagent_type: 'implementer', run_in_background: false } }),
     read: (path) => ({ id: 'call_read', name: 'read_file', arguments: { file_path: path } }),
     edit: (path) => ({ id: 'call_edit', name: 'edit', arguments: { file_path: path, old_string: 'alpha', new_string: 'ALPHA' } }),
     reply: new RegExp(`^${escape(ANSWER)}$`),
