@@ -126,7 +126,7 @@ export function createShellSessionTool(tool: ResolvedTool): ToolSpec {
       const cwd = status.slice(colon + 1);
       if (cwd !== '') session.cwd = cwd;
       if (exports.trim() !== '') session.exports = exports.trim();
-      return ok(formatSessionOutput(outcome.output.slice(0, at).replace(/^[\n\r ]+/, ''), Number.isNaN(code) ? -1 : code, session.cwd, false));
+      return ok(formatSessionOutput(outcome.output.slice(0, at).replace(/^[\n\r ]+/, '').replace(/\n$/, ''), Number.isNaN(code) ? -1 : code, session.cwd, false));
     },
   );
 }
