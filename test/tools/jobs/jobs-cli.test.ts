@@ -117,6 +117,27 @@ describe.skipIf(process.platform !== 'linux')('background jobs through rig exec'
     expect(unknown).toContain('Task shell_00000000 not found');
   });
 
+  test('a job goes through policy, approval and sandbox like a foreground command', async () => {
+    const marker = `rig-job-policy-${process.pid}-${Date.now()}`;
+    // Inside bubblewrap's pid namespace the first process is bwrap itself.
+    const probe = `cat /proc/1/comm; ${loop(marker, 3000)}`;
+    script({ name: 'exec_shell', arguments: { command: probe, background: true } }, /Background task started: (shell_[0-9a-f]{8})/, [
+      (id) => ({ name: 'exec_shell_wait', arguments: { task_id: id, wait: false } }),
+      (id) => ({ name: 'exec_shell_cancel', arguments: { task_id: id } }),
+    ]);
+    const sandboxed = await runRig(['exec', '--json', '--harness', 'deepseek-tui', ...SANDBOXED, 'probe'], { cwd: repo, home });
+    expect(sandboxed.code, sandboxed.stderr).toBe(0);
+    const [, read] = allOutputs(mock.requests.at(-1)!);
+    expect(read!.split('\n')[0]).toBe('bwrap');
+
+    // Under `untrusted` a command that is not known-safe needs approval, and rig exec has nobody to ask.
+    mock.enqueue({ toolCalls: [{ name: 'exec_shell', arguments: { command: `touch made-by-job; ${loop(marker)}`, background: true } }] }, { text: 'declined' });
+    const asked = await runRig(['exec', '--json', '--harness', 'deepseek-tui', ...SANDBOXED, '-a', 'untrusted', 'start'], { cwd: repo, home });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(lastOutput(mock.requests.at(-1)!)).toMatch(/approval policy untrusted requires approval/);
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   test('a job still running when the thread ends is killed with it', async () => {
     const marker = `rig-job-orphan-${process.pid}-${Date.now()}`;
     mock.enqueue({ toolCalls: [{ name: 'exec_shell', arguments: { command: loop(marker), background: true } }] }, { text: 'left it running' });
