@@ -86,6 +86,17 @@ export interface ExecCommandRequest {
   onExit?: (exit: { exitCode: number; wallTimeMs: number }) => void;
 }
 
+/** Read a background job's new output: no minimum wait, and the wait may end on a pattern. */
+export interface ReadSessionRequest {
+  sessionId: number;
+  /** How long to wait at most (0 = just take what is there). */
+  waitMs: number;
+  /** End the wait as soon as the output read in this call matches. */
+  until?: RegExp;
+  /** Stops waiting; unlike a write_stdin poll, the job keeps running. */
+  signal?: AbortSignal;
+}
+
 export interface WriteStdinRequest {
   sessionId: number;
   /** Text to type; empty = just poll. */
@@ -239,6 +250,41 @@ export class UnifiedExecManager {
   }
 
   /**
+   * A background job's output since the last read. The wait ends at the deadline, the process's
+   * end, the abort, or (with `until`) as soon as the output read here matches the pattern; a
+   * matched read takes the output up to now, so the next read starts after it.
+   */
+  async readSession(request: ReadSessionRequest): Promise<UnifiedExecResult> {
+    const session = this.sessions.get(request.sessionId);
+    if (!session) throw new UnifiedExecError(`Unknown process id ${request.sessionId}`);
+    session.lastUsed = ++this.useTick;
+    const started = performance.now();
+    const deadline = started + Math.max(0, request.waitMs);
+    const until = request.until;
+    if (until) {
+      let seen = '';
+      const watch = (chunk: Buffer): void => {
+        // Only the last 64 KiB matter for a match that spans chunks; the rest need not be kept.
+        seen = (seen + chunk.toString('utf8')).slice(-65_536);
+        if (until.test(seen)) for (const waker of session.wakers) waker();
+      };
+      // What arrived before this call counts too: the pattern may already be there.
+      seen = session.pending.toString().slice(-65_536);
+      if (!until.test(seen)) {
+        const unsubscribe = session.proc.onOutput(watch);
+        try {
+          await this.waitForOutput(session, deadline, request.signal, () => until.test(seen));
+        } finally {
+          unsubscribe();
+        }
+      }
+    } else {
+      await this.waitForOutput(session, deadline, request.signal);
+    }
+    return { ...this.collect(session, started), prunedSessionIds: [] };
+  }
+
+  /**
    * Kill one session's process group and forget it; false when the id is unknown. Resolves once the
    * process is gone and its exit was reported (onExit has run), so callers can rely on its item.
    */
@@ -268,10 +314,10 @@ export class UnifiedExecManager {
    * Wait until the deadline, the process's end, or the abort. Output arriving meanwhile does not
    * end the wait: the model asked for this much time, and more output per call means fewer calls.
    */
-  private async waitForOutput(session: Session, deadline: number, signal?: AbortSignal): Promise<void> {
+  private async waitForOutput(session: Session, deadline: number, signal?: AbortSignal, satisfied?: () => boolean): Promise<void> {
     let postExitDeadline: number | undefined;
     for (;;) {
-      if (session.proc.finished || signal?.aborted) return;
+      if (session.proc.finished || signal?.aborted || satisfied?.()) return;
       const now = performance.now();
       let until = deadline;
       if (session.proc.exitStatus) {

@@ -114,6 +114,11 @@ export interface ToolCapabilities {
    * (the web_search tool is then left out of the request).
    */
   webSearch?(query: string, options?: { maxResults?: number }): Promise<SearchOutcome>;
+  /**
+   * A background job's new output, waiting up to `waitMs` (no minimum) or until `until` matches;
+   * an interrupt ends the wait but not the job (unlike writeStdin).
+   */
+  readSession?(sessionId: number, options: { waitMs: number; until?: RegExp }): Promise<ExecOutcome>;
   /** Kill one unified-exec session (a background job) with its process group; false when unknown. */
   closeSession?(sessionId: number): Promise<boolean>;
   /** The skills of this thread, in the order the model saw them listed. */

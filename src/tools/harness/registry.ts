@@ -24,6 +24,7 @@ import { createUnifiedDiffTool } from './unified-diff.js';
 import { createWriteTool } from './write.js';
 import { observeFileTool } from './observe.js';
 import { agentCapabilities } from '../agents/harness-capabilities.js';
+import { jobCapabilities } from '../jobs/capabilities.js';
 import { createSkillTool } from './skill.js';
 import { createWebFetchTool } from './web-fetch.js';
 import { createNotebookEditTool } from './notebook.js';
@@ -59,6 +60,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['tool.search', createToolSearchTool],
     ['notes.evidence', createEvidenceTool],
     ...agentCapabilities(),
+    ...jobCapabilities(),
     ['skill.load', createSkillTool],
     ['web.fetch', createWebFetchTool],
     ['web.search', createWebSearchTool],

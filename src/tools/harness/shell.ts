@@ -4,6 +4,7 @@
 import { CapabilityOptionError, type ResolvedTool } from '../../harness/profile.js';
 import type { ContentPart } from '../../protocol/index.js';
 import type { ExecOutcome, ToolContext, ToolResult, ToolSpec } from '../spec.js';
+import { findJob, jobTable, killJob, pollJob, shellTaskId, startJob, takeUnread, type Job } from '../jobs/table.js';
 import {
   type Args,
   boolArg,
@@ -39,26 +40,6 @@ const ARGS: Record<Style, ShellRules> = {
   'mini-swe-agent': { timeoutArg: 'timeout' },
   'swe-agent': { timeoutArg: 'timeout' },
 };
-
-const TASKS_KEY = 'harness.backgroundTasks';
-
-interface BackgroundTask {
-  id: string;
-  sessionId: number;
-  command: string;
-  output: string;
-  done: boolean;
-  exitCode: number | null;
-}
-
-function tasks(ctx: ToolContext): Map<string, BackgroundTask> {
-  let map = ctx.threadState.get(TASKS_KEY) as Map<string, BackgroundTask> | undefined;
-  if (!map) {
-    map = new Map();
-    ctx.threadState.set(TASKS_KEY, map);
-  }
-  return map;
-}
 
 /** A tool output in parts: the first (the note) is the one a profile's error_template wraps. */
 function parts(...texts: string[]): ContentPart[] {
@@ -260,14 +241,17 @@ export function createBashTool(tool: ResolvedTool): ToolSpec {
       const dirArg = rules.cwdArg ? stringArg(args, rules.cwdArg) : undefined;
       const cwd = dirArg ? resolvePath(ctx, dirArg) : ctx.cwd;
       if (background) {
-        const outcome = await ctx.caps.exec({ command, cwd, timeoutMs, yieldTimeMs: 1000, ...escalation });
-        if (outcome.declined) return fail(outcome.declined);
-        if (outcome.sessionId === undefined) {
-          return render(style, command, args, outcome, timeoutMs, outputLimit);
+        // The job runs until it ends, is stopped, or its thread ends; timeoutMs bounds foreground waits only.
+        const start = await startJob(ctx, { command, cwd, timeoutMs, ...escalation }, (sessionId) =>
+          style === 'deepseek' ? shellTaskId() : `bash_${sessionId}`,
+        );
+        if ('finished' in start) {
+          if (start.finished.declined) return fail(start.finished.declined);
+          return render(style, command, args, start.finished, timeoutMs, outputLimit);
         }
-        const id = `bash_${outcome.sessionId}`;
-        tasks(ctx).set(id, { id, sessionId: outcome.sessionId, command, output: outcome.output, done: false, exitCode: null });
-        return ok(`Command running in background with ID: ${id}`);
+        // DeepSeek-TUI's exec_shell (crates/tui/src/tools/shell.rs @ 1ca495f) answers a background start so.
+        if (style === 'deepseek') return ok(`Background task started: ${start.started.id}`);
+        return ok(`Command running in background with ID: ${start.started.id}`);
       }
       const outcome = await ctx.caps.exec({ command, cwd, timeoutMs, ...escalation });
       if (outcome.declined) return fail(outcome.declined);
@@ -276,18 +260,9 @@ export function createBashTool(tool: ResolvedTool): ToolSpec {
   );
 }
 
-function taskStatus(task: BackgroundTask): string {
-  return task.done ? 'completed' : 'running';
-}
-
-async function poll(ctx: ToolContext, task: BackgroundTask, waitMs: number): Promise<void> {
-  if (task.done) return;
-  const outcome = await ctx.caps.writeStdin(task.sessionId, '', Math.max(waitMs, 100));
-  task.output += outcome.output;
-  if (outcome.sessionId === undefined || outcome.exitCode !== null) {
-    task.done = true;
-    task.exitCode = outcome.exitCode;
-  }
+function taskStatus(job: Job): string {
+  if (job.killed) return 'killed';
+  return job.done ? 'completed' : 'running';
 }
 
 /** shell.task_output: TaskOutput (Claude: timeout in ms, block defaults true; Kimi: seconds, false). */
@@ -303,25 +278,27 @@ export function createTaskOutputTool(tool: ResolvedTool): ToolSpec {
     },
     async (args, ctx) => {
       const id = stringArg(args, 'task_id') ?? '';
-      const task = tasks(ctx).get(id);
-      if (!task) return fail(`No background task found with ID: ${id}`);
+      const job = findJob(ctx, id);
+      if (!job) return fail(`No background task found with ID: ${id}`);
       const block = boolArg(args, 'block') ?? blockByDefault;
       const timeout = numberArg(args, 'timeout') ?? (unit === 's' ? 30 : 30_000);
-      await poll(ctx, task, block ? timeout * (unit === 's' ? 1000 : 1) : 100);
+      await pollJob(ctx, job, block ? timeout * (unit === 's' ? 1000 : 1) : 0);
+      // The task's whole output (bounded) each time, as the original reads its output file.
+      takeUnread(job);
       const text = [
-        `<retrieval_status>${task.done ? 'complete' : 'not_ready'}</retrieval_status>`,
-        `<task_id>${task.id}</task_id>`,
+        `<retrieval_status>${job.done ? 'complete' : 'not_ready'}</retrieval_status>`,
+        `<task_id>${job.id}</task_id>`,
         '<task_type>local_bash</task_type>',
-        `<status>${taskStatus(task)}</status>`,
-        task.done ? `<exit_code>${task.exitCode ?? 'none'}</exit_code>` : '',
-        `<output>\n${task.output}</output>`,
+        `<status>${taskStatus(job)}</status>`,
+        job.done ? `<exit_code>${job.exitCode ?? 'none'}</exit_code>` : '',
+        `<output>\n${job.output.toString()}</output>`,
       ];
       return ok(text.filter((line) => line !== '').join('\n'));
     },
   );
 }
 
-/** shell.task_stop: interrupts a background task (Ctrl-C to its session). */
+/** shell.task_stop: stops a background task (kills its process group). */
 export function createTaskStopTool(tool: ResolvedTool): ToolSpec {
   return functionSpec(
     tool,
@@ -332,15 +309,10 @@ export function createTaskStopTool(tool: ResolvedTool): ToolSpec {
     },
     async (args, ctx) => {
       const id = stringArg(args, 'task_id', 'shell_id') ?? '';
-      const task = tasks(ctx).get(id);
-      if (!task) return fail(`No background task found with ID: ${id}`);
-      if (!task.done) {
-        const outcome = await ctx.caps.writeStdin(task.sessionId, '\u0003', 1000);
-        task.output += outcome.output;
-        task.done = true;
-        task.exitCode = outcome.exitCode;
-      }
-      return ok(JSON.stringify({ message: `Successfully stopped task: ${id} (${task.command})`, task_id: id, task_type: 'local_bash', command: task.command }));
+      const job = findJob(ctx, id);
+      if (!job) return fail(`No background task found with ID: ${id}`);
+      await killJob(ctx, job);
+      return ok(JSON.stringify({ message: `Successfully stopped task: ${id} (${job.command})`, task_id: id, task_type: 'local_bash', command: job.command }));
     },
   );
 }
@@ -357,7 +329,9 @@ export function createTaskListTool(tool: ResolvedTool): ToolSpec {
     async (args, ctx) => {
       const activeOnly = boolArg(args, 'active_only') ?? true;
       const limit = Math.min(Math.max(Math.trunc(numberArg(args, 'limit') ?? 20), 1), 100);
-      const list = [...tasks(ctx).values()].filter((task) => !activeOnly || !task.done).slice(0, limit);
+      // A job that ended since the last look is listed as ended.
+      for (const job of jobTable(ctx).values()) await pollJob(ctx, job, 0);
+      const list = [...jobTable(ctx).values()].filter((job) => !activeOnly || !job.done).slice(0, limit);
       const blocks = list.map((task) => [`task_id: ${task.id}`, `status: ${taskStatus(task)}`, 'kind: process', `command: ${task.command}`].join('\n'));
       return ok([`background_tasks: ${list.length}`, ...blocks].join('\n\n'));
     },

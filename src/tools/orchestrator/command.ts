@@ -6,6 +6,7 @@ import type { CommandExecutionItem } from '../../protocol/index.js';
 import { runProcess } from '../../exec/spawn.js';
 import { buildShellArgv, detectUserShell, shellFromPath } from '../../exec/shell.js';
 import { UnifiedExecError, type UnifiedExecResult } from '../../exec/unified-exec.js';
+import { HeadTailBuffer } from '../../exec/head-tail-buffer.js';
 import type { ArgvWrapper } from '../../exec/live-process.js';
 import { bwrapDiagnosis, canWritePath, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
 import { assessExecCommandLazily, decideExecApproval, shlexJoin, type ApprovalAction } from '../../policy/index.js';
@@ -187,7 +188,8 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     window: CommandCheckpoint | undefined,
   ): Promise<ExecOutcome> {
     const { options, services, request } = this;
-    let aggregated = '';
+    // A session may be a dev server that prints for hours: its item keeps a head and a tail only.
+    const aggregated = new HeadTailBuffer();
     let settled = false;
     const started = performance.now();
     const finish = (exitCode: number) => {
@@ -195,7 +197,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       settled = true;
       services.emit({
         type: 'item.completed',
-        item: { ...item, aggregated_output: aggregated, exit_code: exitCode, status: exitCode === 0 ? 'completed' : 'failed' },
+        item: { ...item, aggregated_output: aggregated.toString(), exit_code: exitCode, status: exitCode === 0 ? 'completed' : 'failed' },
       });
     };
     let result: UnifiedExecResult;
@@ -210,7 +212,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
         ...(wrap ? { wrap } : {}),
         signal: services.signal,
         onOutput: (chunk) => {
-          aggregated += chunk.toString('utf8');
+          aggregated.push(chunk);
           onOutput(chunk);
         },
         onExit: ({ exitCode }) => {
@@ -231,7 +233,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       return sessionOutcome({ ...result, sessionId: undefined });
     }
     if (result.sessionId !== undefined) {
-      services.emit({ type: 'item.updated', item: { ...item, aggregated_output: aggregated } });
+      services.emit({ type: 'item.updated', item: { ...item, aggregated_output: aggregated.toString() } });
     } else if (result.exitCode !== null) {
       finish(result.exitCode);
     }
@@ -268,6 +270,17 @@ export async function writeToSession(
     await options.unifiedExec.closeSession(result.sessionId);
     return sessionOutcome({ ...result, sessionId: undefined });
   }
+  return sessionOutcome(result);
+}
+
+/** Read a background job's new output; an interrupt ends the wait and leaves the job running. */
+export async function readSession(
+  sessionId: number,
+  read: { waitMs: number; until?: RegExp },
+  options: OrchestratorOptions,
+  services: TurnServices,
+): Promise<ExecOutcome> {
+  const result = await options.unifiedExec.readSession({ sessionId, ...read, signal: services.signal });
   return sessionOutcome(result);
 }
 

@@ -1,7 +1,7 @@
 // The orchestrator as the engine sees it: a factory of tool capabilities for each turn. Every
 // capability that acts on the machine goes through the one pipeline (pipeline.ts) with its runtime.
 import type { CapabilitiesFactory } from '../spec.js';
-import { runCommand, writeToSession } from './command.js';
+import { readSession, runCommand, writeToSession } from './command.js';
 import { applyFileChanges, canWriteFor } from './file-change.js';
 import { fetchUrl, searchWeb } from './network.js';
 import type { OrchestratorOptions } from './options.js';
@@ -23,6 +23,7 @@ export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFa
     ...mcpCapability(options, services),
     fetchUrl: (request) => fetchUrl(request, options, services),
     ...(options.webSearch ? { webSearch: (query: string, opts?: { maxResults?: number }) => searchWeb(query, options.webSearch!, opts?.maxResults, options, services) } : {}),
+    readSession: (sessionId, read) => readSession(sessionId, read, options, services),
     closeSession: (sessionId) => options.unifiedExec.closeSession(sessionId),
   });
 }
