@@ -48,6 +48,8 @@ export interface StartTurnOptions {
   outputSchema?: JsonSchema;
   /** Callbacks as the turn begins and ends, around its items (see TurnFrame). */
   frame?: TurnFrame;
+  /** Items for the model before the input, not shown as the person's message (see TurnOptions). */
+  context?: ConversationItem[];
 }
 
 export interface ThreadHandleParts {
@@ -156,7 +158,7 @@ export class ThreadHandle {
   /** Start a turn. Throws if one is running (steer or interrupt it instead) or the thread is closed. */
   startTurn(input: UserInput, options: StartTurnOptions = {}): StartedTurn {
     this.assertOpen();
-    return this.thread.startTurn(input, { ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}), ...(options.frame ? { frame: options.frame } : {}) });
+    return this.thread.startTurn(input, { ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}), ...(options.frame ? { frame: options.frame } : {}), ...(options.context ? { context: options.context } : {}) });
   }
 
   /**

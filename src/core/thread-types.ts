@@ -90,6 +90,11 @@ export interface TurnOptions {
    * exited items) in the right place of the stream.
    */
   frame?: TurnFrame;
+  /**
+   * Items the model gets just before this turn's input that are not the person's words (a
+   * review's instructions and diff): in the history, not shown as a user message.
+   */
+  context?: ConversationItem[];
 }
 
 export interface TurnFrame {

@@ -223,6 +223,7 @@ export class Thread {
     const prompt = pending instanceof Promise ? await pending : pending;
     if (prompt?.blocked !== undefined) return { status: 'failed', error: prompt.blocked, usage: this.usage };
     if (prompt) this.append(...prompt.items);
+    if (turnOptions.context?.length) this.append(...turnOptions.context);
     this.appendUserInput(input);
     return this.loop(turn, signal, turnOptions);
   }

@@ -104,6 +104,9 @@ test('rig review --uncommitted prints the findings for a seeded diff; the turn i
   expect(first).toContain('+++ b/NOTES.md');
   expect(first).toContain('"overall_correctness"');
   expect(first).toContain('<sandbox_mode>read-only</sandbox_mode>');
+  // The diff and instructions come as context before the one-line request.
+  expect(inputTexts(requests[0]!).at(-1)).toBe('Review the uncommitted changes.');
+  expect(inputTexts(requests[0]!).at(-2)).toMatch(/^<review_instructions>/);
   for (const request of requests) {
     const names = toolNames(request);
     expect(names).toContain('exec_command');

@@ -54,9 +54,12 @@ function whatToReview(target: ReviewTarget, changes: GatheredChanges): string {
   }
 }
 
-/** The review turn's input: the guidelines, the target, and the gathered diff. */
-export function reviewRequestText(target: ReviewTarget, changes: GatheredChanges, cwd: string): string {
-  const parts = [GUIDELINES, '', `Repository: ${cwd}`, `Review: ${reviewHint(target)}`, '', whatToReview(target, changes)];
+/**
+ * The review's instructions and the gathered diff: context the model gets before the request
+ * (not shown as the person's message), in tags so it reads as rig's, not the user's.
+ */
+export function reviewContextText(target: ReviewTarget, changes: GatheredChanges, cwd: string): string {
+  const parts = ['<review_instructions>', GUIDELINES, '</review_instructions>', '', `Repository: ${cwd}`, `Review: ${reviewHint(target)}`, '', whatToReview(target, changes)];
   if (target.type !== 'custom') {
     parts.push('', '```diff', changes.diff.replace(/\n$/, ''), '```');
     if (changes.omittedBytes > 0) {
@@ -64,4 +67,18 @@ export function reviewRequestText(target: ReviewTarget, changes: GatheredChanges
     }
   }
   return parts.join('\n');
+}
+
+/** The request as the person's message: one line, as the transcript shows it. */
+export function reviewRequestText(target: ReviewTarget, hint: string): string {
+  switch (target.type) {
+    case 'uncommittedChanges':
+      return 'Review the uncommitted changes.';
+    case 'baseBranch':
+      return `Review the changes against ${target.branch}.`;
+    case 'commit':
+      return `Review ${hint}.`;
+    case 'custom':
+      return `Review: ${target.instructions.trim()}`;
+  }
 }

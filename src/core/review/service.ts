@@ -5,7 +5,7 @@
 import type { ThreadHandle } from '../thread-handle.js';
 import type { TurnResult } from '../thread-types.js';
 import { parseReviewAnswer, type ParsedReview } from './findings.js';
-import { reviewRequestText } from './prompt.js';
+import { reviewContextText, reviewRequestText } from './prompt.js';
 import { gatherChanges, reviewHint, targetProblem, type GatheredChanges, type ReviewTarget } from './target.js';
 
 export type ReviewOutcome =
@@ -52,8 +52,9 @@ export async function startReview(handle: ThreadHandle, target: ReviewTarget, ca
   let started;
   try {
     started = handle.startTurn(
-      { text: reviewRequestText(target, changes, cwd) },
+      { text: reviewRequestText(target, hint) },
       {
+        context: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: reviewContextText(target, changes, cwd) }] }],
         frame: {
           started: (turnId) => callbacks.entered?.(turnId, hint),
           finished: (turnId, result) => {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { gatherChanges, MAX_DIFF_BYTES, reviewRequestText } from '../../../src/core/review/index.js';
+import { gatherChanges, MAX_DIFF_BYTES, reviewContextText } from '../../../src/core/review/index.js';
 import { removeDir, tempGitRepo } from '../../support/workspace.js';
 
 const dirs: string[] = [];
@@ -30,7 +30,7 @@ test('uncommitted: staged, unstaged and untracked changes; a huge diff is cut an
   const big = await gatherChanges(repo, { type: 'uncommittedChanges' });
   expect(Buffer.byteLength(big.diff)).toBeLessThanOrEqual(MAX_DIFF_BYTES);
   expect(big.omittedBytes).toBeGreaterThan(0);
-  expect(reviewRequestText({ type: 'uncommittedChanges' }, big, repo)).toContain(`${big.omittedBytes} more bytes are not shown`);
+  expect(reviewContextText({ type: 'uncommittedChanges' }, big, repo)).toContain(`${big.omittedBytes} more bytes are not shown`);
 });
 
 test('a commit that does not exist, and a folder that is not a repository, are errors that say so', async () => {

@@ -53,6 +53,10 @@ test.skipIf(!hasTmux)('/review lists the findings of a read-only review turn; th
   await rig.waitFor('Review of uncommitted changes: 1 finding');
   await rig.waitFor(/add\(\) subtracts its operands \(high\) — calc\.js:2/);
   await rig.waitFor('patch is incorrect');
+  // The person's message is the one-line request; the instructions and diff are context, not shown.
+  const shown = rig.history();
+  expect(shown).toContain('› Review the uncommitted changes.');
+  expect(shown).not.toContain('review_instructions');
 
   const requests = mock.requests.slice(before);
   expect(requests).toHaveLength(3);
