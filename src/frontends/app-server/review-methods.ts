@@ -68,6 +68,8 @@ export const REVIEW_METHODS: Record<string, MethodHandler> = {
         },
       });
     } catch (error) {
+      // A detached thread made for a review that could not start is not left loaded.
+      if (handle !== source) await handle.close();
       throw new RpcError(ERROR_CODES.invalidParams, `review/start: ${error instanceof Error ? error.message : String(error)}`);
     }
     context.noteLoaded(handle, `review: ${started.hint}`);
