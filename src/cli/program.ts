@@ -37,6 +37,7 @@ import { registerHooks } from './commands/hooks.js';
 import { registerAppServer } from './commands/app-server.js';
 import { registerAcp } from './commands/acp.js';
 import { registerUndo } from './commands/undo.js';
+import { registerReview } from './commands/review.js';
 
 /** Options every engine command accepts (root and exec, and again after `exec resume`). */
 export function addCommonOptions(command: Command): Command {
@@ -116,6 +117,7 @@ export function buildProgram(): Command {
   registerAppServer(program);
   registerAcp(program);
   registerUndo(program);
+  registerReview(program);
 
   // An option before a subcommand that means nothing to it is an error, not silently dropped.
   program.hook('preAction', (_root, actionCommand) => {

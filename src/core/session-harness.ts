@@ -159,7 +159,7 @@ function withoutWriters(profile: HarnessProfile, bound: BoundHarness): BoundHarn
   const refuse = (spec: ToolSpec): ToolSpec => ({
     ...spec,
     handle: async () => ({
-      output: `${spec.name} is not available in plan mode: nothing may be changed until the plan is accepted. Read and search to finish the plan, then present it.`,
+      output: `${spec.name} is not available in plan mode or a review: nothing may be changed in this read-only turn. Read and search to finish the plan or the review, then present it.`,
       success: false,
     }),
   });

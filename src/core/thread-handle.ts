@@ -25,6 +25,7 @@ import type { ThreadSettings } from './thread-settings.js';
 import { contextWindowFor } from '../context/index.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
 import type { ThreadHooks } from './hook-points.js';
+import type { TurnFrame } from './thread-types.js';
 
 export type { StartedTurn, TurnResult } from './thread.js';
 
@@ -45,6 +46,10 @@ export interface ThreadInfo {
 export interface StartTurnOptions {
   /** JSON Schema the final answer must follow (this turn only). */
   outputSchema?: JsonSchema;
+  /** Callbacks as the turn begins and ends, around its items (see TurnFrame). */
+  frame?: TurnFrame;
+  /** Items for the model before the input, not shown as the person's message (see TurnOptions). */
+  context?: ConversationItem[];
 }
 
 export interface ThreadHandleParts {
@@ -153,7 +158,7 @@ export class ThreadHandle {
   /** Start a turn. Throws if one is running (steer or interrupt it instead) or the thread is closed. */
   startTurn(input: UserInput, options: StartTurnOptions = {}): StartedTurn {
     this.assertOpen();
-    return this.thread.startTurn(input, options.outputSchema ? { outputSchema: options.outputSchema } : {});
+    return this.thread.startTurn(input, { ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}), ...(options.frame ? { frame: options.frame } : {}), ...(options.context ? { context: options.context } : {}) });
   }
 
   /**

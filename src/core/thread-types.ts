@@ -90,6 +90,22 @@ export interface TurnExtension {
 
 export interface TurnOptions {
   outputSchema?: JsonSchema;
+  /**
+   * Called as the turn's body begins (after turn.started) and as it ends (before its terminal
+   * event), so a front end can frame the turn with items of its own (review mode's entered and
+   * exited items) in the right place of the stream.
+   */
+  frame?: TurnFrame;
+  /**
+   * Items the model gets just before this turn's input that are not the person's words (a
+   * review's instructions and diff): in the history, not shown as a user message.
+   */
+  context?: ConversationItem[];
+}
+
+export interface TurnFrame {
+  started?(turnId: string): void;
+  finished?(turnId: string, result: TurnResult): void;
 }
 
 export interface TurnResult {

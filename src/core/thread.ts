@@ -18,7 +18,7 @@ import type { ModelClient, ModelRequest } from '../model/types.js';
 import { OUTPUT_LIMIT_NOTICE } from '../model/index.js';
 import { inputLengthProblem } from './input-limit.js';
 import type { ToolCapabilities, TurnServices } from '../tools/spec.js';
-import type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult } from './thread-types.js';
+import type { StartedTurn, ThreadOptions, ThreadRuntime, TurnFrame, TurnOptions, TurnResult } from './thread-types.js';
 import { EventHub, type EnvelopeListener } from './event-hub.js';
 import { noopRecorder, type ThreadRecorder } from './recorder.js';
 import { runStep, type StepOutcome } from './step.js';
@@ -204,16 +204,32 @@ export class Thread {
   /** Start a turn; the id is known at once, the result when `done` settles. */
   startTurn(input: UserInput, turnOptions: TurnOptions = {}): StartedTurn {
     assertInputLength(input);
-    return this.beginTurn(async (turn, signal) => {
-      if (this.history.length === 0 && this.options.initialContext) this.append(...this.options.initialContext);
-      // Waits only when a hook runs: steering right after startTurn must still reach the second request.
-      const pending = turn.extension.beforePrompt?.(input);
-      const prompt = pending instanceof Promise ? await pending : pending;
-      if (prompt?.blocked !== undefined) return { status: 'failed', error: prompt.blocked, usage: this.usage };
-      if (prompt) this.append(...prompt.items);
-      this.appendUserInput(input);
-      return this.loop(turn, signal, turnOptions);
-    });
+    const frame = turnOptions.frame;
+    if (frame) return this.beginTurn((turn, signal) => this.framed(frame, turn, signal, () => this.promptAndLoop(input, turn, signal, turnOptions)));
+    return this.beginTurn((turn, signal) => this.promptAndLoop(input, turn, signal, turnOptions));
+  }
+
+  private async framed(frame: TurnFrame, turn: TurnState, signal: AbortSignal, body: () => Promise<TurnResult>): Promise<TurnResult> {
+    frame.started?.(turn.id);
+    let result: TurnResult | undefined;
+    try {
+      result = await body();
+      return result;
+    } finally {
+      frame.finished?.(turn.id, result ?? { status: signal.aborted ? 'interrupted' : 'failed', usage: this.usage });
+    }
+  }
+
+  private async promptAndLoop(input: UserInput, turn: TurnState, signal: AbortSignal, turnOptions: TurnOptions): Promise<TurnResult> {
+    if (this.history.length === 0 && this.options.initialContext) this.append(...this.options.initialContext);
+    // Waits only when a hook runs: steering right after startTurn must still reach the second request.
+    const pending = turn.extension.beforePrompt?.(input);
+    const prompt = pending instanceof Promise ? await pending : pending;
+    if (prompt?.blocked !== undefined) return { status: 'failed', error: prompt.blocked, usage: this.usage };
+    if (prompt) this.append(...prompt.items);
+    if (turnOptions.context?.length) this.append(...turnOptions.context);
+    this.appendUserInput(input);
+    return this.loop(turn, signal, turnOptions);
   }
 
   /** startTurn and its result; an input over the length limit gives a failed result instead of throwing. */

@@ -16,6 +16,7 @@ import { factsFromHandle, toThread } from './thread-view.js';
 import { THREAD_METHODS } from './thread-methods.js';
 import { TURN_METHODS } from './turn-methods.js';
 import { INFO_METHODS } from './info-methods.js';
+import { REVIEW_METHODS } from './review-methods.js';
 
 export interface ServerContext {
   engine: Engine;
@@ -37,7 +38,7 @@ export interface ServerContext {
 
 export type MethodHandler = (params: never, context: ServerContext) => Promise<unknown> | unknown;
 
-const HANDLERS: Record<string, MethodHandler> = { ...THREAD_METHODS, ...TURN_METHODS, ...INFO_METHODS };
+const HANDLERS: Record<string, MethodHandler> = { ...THREAD_METHODS, ...TURN_METHODS, ...INFO_METHODS, ...REVIEW_METHODS };
 
 export interface AppServerOptions {
   engine: Engine;

@@ -6,6 +6,7 @@ import type { EnginePort } from './engine-port.js';
 import type { CommandResult, SlashCommandSpec } from './session-port.js';
 import { formatTokens } from './view/status-line.js';
 import { applyTurnUndo, loadedCheckpoints, planTurnUndo } from '../../core/undo.js';
+import { REVIEW_COMMAND, runReviewCommand } from './review-command.js';
 
 export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'model', description: 'show or change the model and its reasoning effort (from the next turn)', args: '[model] [effort]' },
@@ -21,6 +22,7 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'undo', description: "put back the files the last turn changed (N turns; --force: also files changed since)", args: '[N] [--force]' },
   { name: 'rename', description: 'name the thread', args: '<name>' },
   { name: 'init', description: 'have the model write an AGENTS.md for this project' },
+  REVIEW_COMMAND,
 ];
 
 // Efforts as config.toml spells them; a lone word from this list changes the effort only.
@@ -101,6 +103,8 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
     }
     case 'undo':
       return undoTurns(port, args);
+    case 'review':
+      return runReviewCommand(port, args);
     case 'rename':
       if (args === '') return { error: 'give the thread a name: /rename NAME' };
       handle.setName(args);

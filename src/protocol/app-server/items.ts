@@ -99,6 +99,15 @@ export const ThreadItem = named(
     }),
     z.object({ type: z.literal('webSearch'), id: z.string(), query: z.string(), action: z.null(), results: z.array(JsonValue).nullable() }),
     z.object({ type: z.literal('contextCompaction'), id: z.string() }),
+    z.object({ type: z.literal('enteredReviewMode'), id: z.string(), review: z.string() }),
+    // rig adds the structured findings (Codex's review output fields) next to the review text.
+    z.object({
+      type: z.literal('exitedReviewMode'),
+      id: z.string(),
+      review: z.string(),
+      reviewOutput: JsonValue.nullable().optional(),
+      reviewError: z.object({ message: z.string(), raw: z.string() }).nullable().optional(),
+    }),
   ]),
 );
 export type ThreadItem = z.infer<typeof ThreadItem>;

@@ -120,6 +120,23 @@ const turnSteer = method(
 );
 const turnInterrupt = method('TurnInterrupt', z.looseObject({ threadId: z.string(), turnId: z.string() }), EmptyResult());
 
+// review/start: a read-only review turn on the thread (inline) or on a new one (detached).
+export const ReviewTarget = named(
+  'ReviewTarget',
+  z.discriminatedUnion('type', [
+    z.looseObject({ type: z.literal('uncommittedChanges') }),
+    z.looseObject({ type: z.literal('baseBranch'), branch: z.string() }),
+    z.looseObject({ type: z.literal('commit'), sha: z.string(), title: z.string().nullable().optional() }),
+    z.looseObject({ type: z.literal('custom'), instructions: z.string() }),
+  ]),
+);
+export const ReviewDelivery = named('ReviewDelivery', z.enum(['inline', 'detached']));
+const reviewStart = method(
+  'ReviewStart',
+  z.looseObject({ threadId: z.string(), target: ReviewTarget, delivery: ReviewDelivery.nullable().optional() }),
+  z.object({ turn: Turn, reviewThreadId: z.string() }),
+);
+
 export const ReasoningEffortOption = named('ReasoningEffortOption', z.object({ reasoningEffort: ReasoningEffort, description: z.string() }));
 export const InputModality = named('InputModality', z.enum(['text', 'image', 'audio']));
 export const Model = named(
@@ -222,6 +239,7 @@ export const CLIENT_REQUESTS = {
   'turn/start': turnStart,
   'turn/steer': turnSteer,
   'turn/interrupt': turnInterrupt,
+  'review/start': reviewStart,
   'model/list': modelList,
   'config/read': configRead,
   'rig/thread/start': rigThreadStart,
