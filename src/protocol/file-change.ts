@@ -18,5 +18,8 @@ export interface FileEdit {
  * sandbox checks as rig's own writes.
  */
 export interface ClientFileSystem {
-  writeTextFile(path: string, content: string): Promise<void>;
+  /** Absent when the client offers reads only: edits are then rig's own writes. */
+  writeTextFile?(path: string, content: string): Promise<void>;
+  /** The file's text as the client holds it (an unsaved buffer included); absent when it offers none. */
+  readTextFile?(path: string): Promise<string>;
 }

@@ -2,8 +2,8 @@
 // thin adapter over the engine: session/new and session/load start or resume a thread,
 // session/prompt runs a turn and streams its events as session/update, approvals become
 // session/request_permission, session/cancel interrupts the turn (stopReason "cancelled"), and
-// session/set_mode applies one of Codex's approval presets. A client offering fs/write_text_file
-// gets the file edits to write (its buffers); commands and reads stay rig's own.
+// session/set_mode applies one of Codex's approval presets. A client offering fs/read_text_file
+// and fs/write_text_file is asked for the files its buffers hold and gets the edits to write.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,15 +74,22 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
   };
   const threadRequest = (cwd: string) => ({ cwd, ...(options.config.length ? { config: [...options.config] } : {}), canAskApproval: true, originator: 'rig_acp' });
   let capabilities: ClientCapabilities = {};
-  // An editor that offers fs/write_text_file holds the files (unsaved buffers included): edits go
-  // through it, after rig's own approval and sandbox checks.
+  // An editor that offers fs/* holds the files (unsaved buffers included): the agent's file tools
+  // read workspace files through fs/read_text_file and write edits through fs/write_text_file,
+  // after rig's own approval and sandbox checks.
   const attach = (handle: ThreadHandle): AcpSession => {
-    if (capabilities.fs?.writeTextFile && client) {
-      const editor = client;
+    const editor = client;
+    const { readTextFile, writeTextFile } = capabilities.fs ?? {};
+    if (editor && (readTextFile || writeTextFile)) {
       handle.useClientFiles({
-        writeTextFile: async (path, content) => {
-          await editor.request('fs/write_text_file', { sessionId: handle.id, path, content });
-        },
+        ...(writeTextFile
+          ? {
+              writeTextFile: async (path: string, content: string) => {
+                await editor.request('fs/write_text_file', { sessionId: handle.id, path, content });
+              },
+            }
+          : {}),
+        ...(readTextFile ? { readTextFile: async (path: string) => (await editor.request('fs/read_text_file', { sessionId: handle.id, path })).content } : {}),
       });
     }
     const created = sessions.get(handle.id) ?? new AcpSession(handle, output);

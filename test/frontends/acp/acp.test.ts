@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
+import { client, ndJsonStream, RequestError, type ClientContext, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
@@ -39,6 +39,10 @@ interface Recorder {
   /** fs/write_text_file calls the client got (it keeps them as buffers, not on disk). */
   writes: { path: string; content: string }[];
   permissions: RequestPermissionRequest[];
+  /** Paths the client was asked for with fs/read_text_file. */
+  reads: string[];
+  /** What the client's buffers hold (answers to fs/read_text_file; a path not here is an error). */
+  buffers: Map<string, string>;
   /** How the next permission request is answered (an option id, or "cancelled"). */
   answer: string;
   exited: Promise<number | null>;
@@ -46,8 +50,11 @@ interface Recorder {
 }
 
 /** Runs `body` as an ACP client of a fresh `rig acp` process; resolves once the process exited. */
-async function withAgent<T>(body: (agent: ClientContext, recorder: Recorder) => Promise<T>): Promise<{ result: T; recorder: Recorder; code: number | null }> {
-  const child = spawn(process.execPath, [RIG_BIN, 'acp', '-c', 'harness="native"', '-c', 'approval_policy="untrusted"', '-c', 'sandbox_mode="workspace-write"'], {
+async function withAgent<T>(
+  body: (agent: ClientContext, recorder: Recorder) => Promise<T>,
+  config: string[] = ['harness="native"', 'approval_policy="untrusted"', 'sandbox_mode="workspace-write"'],
+): Promise<{ result: T; recorder: Recorder; code: number | null }> {
+  const child = spawn(process.execPath, [RIG_BIN, 'acp', ...config.flatMap((entry) => ['-c', entry])], {
     cwd: repo,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-mock-secret-0123456789' },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -56,7 +63,7 @@ async function withAgent<T>(body: (agent: ClientContext, recorder: Recorder) => 
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const recorder: Recorder = { updates: [], writes: [], permissions: [], answer: 'approve', exited, child };
+  const recorder: Recorder = { updates: [], writes: [], permissions: [], reads: [], buffers: new Map(), answer: 'approve', exited, child };
   const app = client({ name: 'rig-acp-test' })
     .onNotification('session/update', ({ params }) => {
       recorder.updates.push(params);
@@ -64,6 +71,12 @@ async function withAgent<T>(body: (agent: ClientContext, recorder: Recorder) => 
     .onRequest('fs/write_text_file', ({ params }) => {
       recorder.writes.push({ path: params.path, content: params.content });
       return {};
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      recorder.reads.push(params.path);
+      const held = recorder.buffers.get(params.path);
+      if (held === undefined) throw RequestError.resourceNotFound(params.path);
+      return { content: held };
     })
     .onRequest('session/request_permission', ({ params }) => {
       recorder.permissions.push(params);
@@ -163,6 +176,36 @@ describe('rig acp', () => {
     expect(existsSync(join(repo, 'from-editor.txt'))).toBe(false);
     const update = recorder.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update');
     expect(update).toMatchObject({ status: 'completed' });
+  });
+
+  it("reads workspace files through the client's fs/read_text_file (its unsaved buffer), and files outside the workspace from disk", async () => {
+    const notePath = join(repo, 'note.txt');
+    const outside = join(home, 'config.toml');
+    mock.enqueue(
+      { toolCalls: [{ name: 'Read', arguments: { file_path: notePath } }, { name: 'Read', arguments: { file_path: outside } }] },
+      { toolCalls: [{ name: 'Edit', arguments: { file_path: notePath, old_string: 'unsaved', new_string: 'edited' } }] },
+      { text: 'read it' },
+    );
+    const before = mock.requests.length;
+    const { result, recorder } = await withAgent(
+      async (agent, recorder) => {
+        recorder.buffers.set(notePath, 'one\nunsaved line in the editor\n');
+        await agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+        const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+        return agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'read the note' }] });
+      },
+      ['harness="claude-code"', 'approval_policy="never"', 'sandbox_mode="workspace-write"'],
+    );
+    expect(result.stopReason).toBe('end_turn');
+    // The editor was asked for the workspace file only; the file outside was read by rig.
+    expect(recorder.reads).toContain(notePath);
+    expect(recorder.reads).not.toContain(outside);
+    const second = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(second).toContain('unsaved line in the editor');
+    expect(second).toContain('wire_api');
+    // The edit was computed against the buffer and written back through the editor; the disk is untouched.
+    expect(recorder.writes).toEqual([{ path: notePath, content: 'one\nedited line in the editor\n' }]);
+    expect(readFileSync(notePath, 'utf8')).not.toContain('edited');
   });
 
   it('a rejected permission leaves the command unrun', async () => {
