@@ -3,7 +3,8 @@
 // session/prompt runs a turn and streams its events as session/update, approvals become
 // session/request_permission, session/cancel interrupts the turn (stopReason "cancelled"), and
 // session/set_mode applies one of Codex's approval presets. A client offering fs/read_text_file
-// and fs/write_text_file is asked for the files its buffers hold and gets the edits to write.
+// and fs/write_text_file is asked for the files its buffers hold and gets the edits to write; one
+// offering terminals runs the commands of a thread without a sandbox (danger-full-access) in them.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { rigVersion } from '../../core/version.js';
 import type { UserInput } from '../../protocol/index.js';
 import { modeState, presetOf } from './modes.js';
 import { AcpSession, type SessionOutput } from './session.js';
+import { editorTerminals } from './terminals.js';
 
 export interface AcpAgentOptions {
   engine: Engine;
@@ -92,6 +94,7 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
         ...(readTextFile ? { readTextFile: async (path: string) => (await editor.request('fs/read_text_file', { sessionId: handle.id, path })).content } : {}),
       });
     }
+    if (editor && capabilities.terminal) handle.useClientTerminals(editorTerminals(editor, handle.id));
     const created = sessions.get(handle.id) ?? new AcpSession(handle, output);
     sessions.set(handle.id, created);
     return created;

@@ -39,6 +39,8 @@ interface Recorder {
   /** fs/write_text_file calls the client got (it keeps them as buffers, not on disk). */
   writes: { path: string; content: string }[];
   permissions: RequestPermissionRequest[];
+  /** terminal/* requests the client got, by method (terminal/create with its command and args). */
+  terminals: { method: string; params: Record<string, unknown> }[];
   /** Paths the client was asked for with fs/read_text_file. */
   reads: string[];
   /** What the client's buffers hold (answers to fs/read_text_file; a path not here is an error). */
@@ -63,7 +65,7 @@ async function withAgent<T>(
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const recorder: Recorder = { updates: [], writes: [], permissions: [], reads: [], buffers: new Map(), answer: 'approve', exited, child };
+  const recorder: Recorder = { updates: [], writes: [], permissions: [], reads: [], buffers: new Map(), terminals: [], answer: 'approve', exited, child };
   const app = client({ name: 'rig-acp-test' })
     .onNotification('session/update', ({ params }) => {
       recorder.updates.push(params);
@@ -77,6 +79,28 @@ async function withAgent<T>(
       const held = recorder.buffers.get(params.path);
       if (held === undefined) throw RequestError.resourceNotFound(params.path);
       return { content: held };
+    })
+    // The editor's terminal: it records what it was asked to run and answers with its own output,
+    // so a test tells a command the editor ran from one rig ran.
+    .onRequest('terminal/create', ({ params }) => {
+      recorder.terminals.push({ method: 'terminal/create', params: { ...params } });
+      return { terminalId: `term-${recorder.terminals.length}` };
+    })
+    .onRequest('terminal/wait_for_exit', ({ params }) => {
+      recorder.terminals.push({ method: 'terminal/wait_for_exit', params: { ...params } });
+      return { exitCode: 0, signal: null };
+    })
+    .onRequest('terminal/output', ({ params }) => {
+      recorder.terminals.push({ method: 'terminal/output', params: { ...params } });
+      return { output: 'printed in the editor terminal\n', truncated: false, exitStatus: { exitCode: 0, signal: null } };
+    })
+    .onRequest('terminal/release', ({ params }) => {
+      recorder.terminals.push({ method: 'terminal/release', params: { ...params } });
+      return {};
+    })
+    .onRequest('terminal/kill', ({ params }) => {
+      recorder.terminals.push({ method: 'terminal/kill', params: { ...params } });
+      return {};
     })
     .onRequest('session/request_permission', ({ params }) => {
       recorder.permissions.push(params);
@@ -206,6 +230,43 @@ describe('rig acp', () => {
     // The edit was computed against the buffer and written back through the editor; the disk is untouched.
     expect(recorder.writes).toEqual([{ path: notePath, content: 'one\nedited line in the editor\n' }]);
     expect(readFileSync(notePath, 'utf8')).not.toContain('edited');
+  });
+
+  it("runs commands in the client's terminal only when the thread has no sandbox (danger-full-access); sandboxed commands stay rig's", async () => {
+    mock.enqueue(
+      { toolCalls: [{ name: 'Bash', arguments: { command: 'echo ran-by-rig', description: 'print' } }] },
+      { text: 'sandboxed done' },
+      { toolCalls: [{ name: 'Bash', arguments: { command: 'echo ran-by-editor', description: 'print' } }] },
+      { text: 'editor done' },
+    );
+    const before = mock.requests.length;
+    const { result, recorder } = await withAgent(
+      async (agent, recorder) => {
+        await agent.request('initialize', { protocolVersion: 1, clientCapabilities: { terminal: true } });
+        const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+        const first = await agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'print in the sandbox' }] });
+        const sandboxedTerminals = recorder.terminals.length;
+        await agent.request('session/set_mode', { sessionId: created.sessionId, modeId: 'full-access' });
+        const second = await agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'print without a sandbox' }] });
+        return { first, second, sandboxedTerminals, sessionId: created.sessionId };
+      },
+      ['harness="claude-code"', 'approval_policy="never"', 'sandbox_mode="workspace-write"'],
+    );
+    expect(result.first.stopReason).toBe('end_turn');
+    expect(result.second.stopReason).toBe('end_turn');
+    // workspace-write: rig's sandboxed exec ran it, and its output went to the model.
+    expect(result.sandboxedTerminals).toBe(0);
+    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain('ran-by-rig');
+    // danger-full-access: the editor's terminal ran it, from create to release.
+    expect(recorder.terminals.map((call) => call.method)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
+    const create = recorder.terminals[0]!.params;
+    expect(create).toMatchObject({ sessionId: result.sessionId, cwd: repo });
+    expect([create['command'], ...(create['args'] as string[])].join(' ')).toContain('echo ran-by-editor');
+    const afterEditor = JSON.stringify(mock.requests[before + 3]!.body);
+    expect(afterEditor).toContain('printed in the editor terminal');
+    // The tool call shows the editor's output.
+    const updates = recorder.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+    expect(JSON.stringify(updates.at(-1))).toContain('printed in the editor terminal');
   });
 
   it('a rejected permission leaves the command unrun', async () => {
