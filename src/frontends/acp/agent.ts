@@ -8,7 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type ContentBlock, type InitializeResponse, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type ContentBlock, type InitializeResponse, type McpServer, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Engine } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
@@ -16,6 +16,7 @@ import type { UserInput } from '../../protocol/index.js';
 import { modeState, presetOf } from './modes.js';
 import { AcpSession, type SessionOutput } from './session.js';
 import { editorTerminals } from './terminals.js';
+import { sessionMcpServers } from './mcp-servers.js';
 
 export interface AcpAgentOptions {
   engine: Engine;
@@ -74,7 +75,10 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
     if (!found) throw RequestError.sessionNotFound(sessionId);
     return found;
   };
-  const threadRequest = (cwd: string) => ({ cwd, ...(options.config.length ? { config: [...options.config] } : {}), canAskApproval: true, originator: 'rig_acp' });
+  const threadRequest = (cwd: string, mcpServers: readonly McpServer[] | undefined) => {
+    const servers = sessionMcpServers(mcpServers);
+    return { cwd, ...(options.config.length ? { config: [...options.config] } : {}), ...(servers.length ? { mcpServers: servers } : {}), canAskApproval: true, originator: 'rig_acp' };
+  };
   let capabilities: ClientCapabilities = {};
   // An editor that offers fs/* holds the files (unsaved buffers included): the agent's file tools
   // read workspace files through fs/read_text_file and write edits through fs/write_text_file,
@@ -106,20 +110,20 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
       capabilities = params.clientCapabilities ?? {};
       return {
         protocolVersion: PROTOCOL_VERSION,
-        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } },
         agentInfo: { name: 'rig', title: 'rig', version: rigVersion() },
         authMethods: [],
       };
     })
     .onRequest('session/new', async ({ params }) => {
-      const handle = await engine.startThread(threadRequest(params.cwd)).catch((error: unknown) => {
+      const handle = await engine.startThread(threadRequest(params.cwd, params.mcpServers)).catch((error: unknown) => {
         throw failure(error);
       });
       attach(handle);
       return { sessionId: handle.id, modes: modeState(handle.settings) };
     })
     .onRequest('session/load', async ({ params }) => {
-      const handle = engine.thread(params.sessionId) ?? (await engine.resumeThread(params.sessionId, threadRequest(params.cwd)).catch((error: unknown) => {
+      const handle = engine.thread(params.sessionId) ?? (await engine.resumeThread(params.sessionId, threadRequest(params.cwd, params.mcpServers)).catch((error: unknown) => {
         throw failure(error);
       }));
       const loaded = attach(handle);

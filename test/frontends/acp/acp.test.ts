@@ -7,11 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, RequestError, type ClientContext, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
+import { client, ndJsonStream, RequestError, type ClientContext, type McpServer, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
+import { membersOf, processGroupsWith, toolResult, waitUntil } from '../exec/helpers.js';
+import { referenceServer } from '../../mcp/support/servers.js';
+import { startHttpMcpServer } from '../../mcp/support/http-server.js';
 
 let mock: MockProvider;
 let repo: string;
@@ -267,6 +269,48 @@ describe('rig acp', () => {
     // The tool call shows the editor's output.
     const updates = recorder.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
     expect(JSON.stringify(updates.at(-1))).toContain('printed in the editor terminal');
+  });
+
+  it("starts the MCP servers session/new and session/load bring (stdio, with the client's name made to fit; http with its headers) and refuses SSE by name", async () => {
+    const http = await startHttpMcpServer({ token: 'editor-token' });
+    const everything = referenceServer('@modelcontextprotocol/server-everything');
+    const editorServer: McpServer = { name: 'editor tools', command: process.execPath, args: [everything, 'stdio'], env: [{ name: 'EDITOR_MARK', value: '1' }] };
+    mock.enqueue({ toolCalls: [{ id: 'call_echo_new', name: 'mcp__editor_tools__echo', arguments: { message: 'from the editor' } }] }, { text: 'echoed' });
+    const before = mock.requests.length;
+    const config = ['harness="native"', 'approval_policy="never"', 'sandbox_mode="workspace-write"'];
+    const created = await withAgent(async (agent) => {
+      const init = await agent.request('initialize', { protocolVersion: 1 });
+      expect(init.agentCapabilities?.mcpCapabilities).toMatchObject({ http: true, sse: false });
+      const sse = await agent
+        .request('session/new', { cwd: repo, mcpServers: [{ type: 'sse', name: 'old', url: 'http://127.0.0.1:9/sse', headers: [] }] })
+        .then(() => 'accepted', (error: Error) => error.message);
+      expect(sse).toMatch(/"old".*SSE/);
+      const web: McpServer = { type: 'http', name: 'web', url: http.url, headers: [{ name: 'Authorization', value: 'Bearer editor-token' }] };
+      const session = await agent.request('session/new', { cwd: repo, mcpServers: [editorServer, web] });
+      const answer = await agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'echo' }] });
+      return { answer, sessionId: session.sessionId };
+    }, config);
+    expect(created.result.answer.stopReason).toBe('end_turn');
+    const first = mock.requests[before]!.body;
+    expect(JSON.stringify(first.tools)).toContain('"mcp__editor_tools__echo"');
+    expect(JSON.stringify(first.tools)).toContain('"mcp__web__add"');
+    expect(http.seen.some((headers) => headers['authorization'] === 'Bearer editor-token')).toBe(true);
+    await http.close();
+    expect(toolResult('responses', mock.requests[before + 1]!.body)).toEqual({ callId: 'call_echo_new', text: 'Echo: from the editor' });
+    const call = created.recorder.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call');
+    expect(call).toMatchObject({ title: 'editor_tools: echo' });
+
+    // A new process loading the session starts the servers session/load names.
+    mock.enqueue({ toolCalls: [{ id: 'call_echo_load', name: 'mcp__editor_tools__echo', arguments: { message: 'after load' } }] }, { text: 'again' });
+    const mark = mock.requests.length;
+    const loaded = await withAgent(async (agent) => {
+      await agent.request('initialize', { protocolVersion: 1 });
+      await agent.request('session/load', { sessionId: created.result.sessionId, cwd: repo, mcpServers: [editorServer] });
+      return agent.request('session/prompt', { sessionId: created.result.sessionId, prompt: [{ type: 'text', text: 'echo again' }] });
+    }, config);
+    expect(loaded.result.stopReason).toBe('end_turn');
+    expect(JSON.stringify(mock.requests[mark]!.body.tools)).toContain('"mcp__editor_tools__echo"');
+    expect(JSON.stringify(mock.requests[mark + 1]!.body)).toContain('Echo: after load');
   });
 
   it('a rejected permission leaves the command unrun', async () => {
