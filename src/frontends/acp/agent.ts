@@ -2,7 +2,8 @@
 // thin adapter over the engine: session/new and session/load start or resume a thread,
 // session/prompt runs a turn and streams its events as session/update, approvals become
 // session/request_permission, session/cancel interrupts the turn (stopReason "cancelled"), and
-// session/set_mode applies one of Codex's approval presets. A client offering fs/read_text_file
+// session/set_mode applies one of Codex's approval presets, session/set_config_option changes the
+// model, reasoning effort, harness or approval mode from the next turn. A client offering fs/read_text_file
 // and fs/write_text_file is asked for the files its buffers hold and gets the edits to write; one
 // offering terminals runs the commands of a thread without a sandbox (danger-full-access) in them.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import type { Engine } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
 import type { UserInput } from '../../protocol/index.js';
-import { modeState, presetOf } from './modes.js';
+import { currentModeId, modeState, presetOf } from './modes.js';
+import { configOptions, settingsFor } from './config-options.js';
 import { AcpSession, type SessionOutput } from './session.js';
 import { editorTerminals } from './terminals.js';
 import { sessionMcpServers } from './mcp-servers.js';
@@ -103,6 +105,7 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
     sessions.set(handle.id, created);
     return created;
   };
+  const optionContext = { env: engine.env, home: engine.home };
   const failure = (error: unknown) => RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
 
   const app = agent({ name: 'rig' })
@@ -120,7 +123,7 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
         throw failure(error);
       });
       attach(handle);
-      return { sessionId: handle.id, modes: modeState(handle.settings) };
+      return { sessionId: handle.id, modes: modeState(handle.settings), configOptions: configOptions(handle, optionContext) };
     })
     .onRequest('session/load', async ({ params }) => {
       const handle = engine.thread(params.sessionId) ?? (await engine.resumeThread(params.sessionId, threadRequest(params.cwd, params.mcpServers)).catch((error: unknown) => {
@@ -131,7 +134,7 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
       loaded.replay(read.turns ?? []);
       // The history is streamed before the response, as ACP asks.
       await loaded.flush();
-      return { modes: modeState(handle.settings) };
+      return { modes: modeState(handle.settings), configOptions: configOptions(handle, optionContext) };
     })
     .onRequest('session/prompt', async ({ params }) => {
       const target = session(params.sessionId);
@@ -158,7 +161,17 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
       if (!preset) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; rig's modes are read-only, auto and full-access`);
       await target.handle.updateSettings({ approval_policy: preset.approval_policy, sandbox_mode: preset.sandbox_mode });
       await output.update(target.id, { sessionUpdate: 'current_mode_update', currentModeId: preset.id });
+      await output.update(target.id, { sessionUpdate: 'config_option_update', configOptions: configOptions(target.handle, optionContext) });
       return {};
+    })
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const target = session(params.sessionId);
+      const update = settingsFor(target.handle, params.configId, params.value, optionContext);
+      await target.handle.updateSettings(update).catch((error: unknown) => {
+        throw failure(error);
+      });
+      if (params.configId === 'mode') await output.update(target.id, { sessionUpdate: 'current_mode_update', currentModeId: currentModeId(target.handle.settings) });
+      return { configOptions: configOptions(target.handle, optionContext) };
     });
   return { app, sessions, bind: (context) => (client = context) };
 }

@@ -313,6 +313,51 @@ describe('rig acp', () => {
     expect(JSON.stringify(mock.requests[mark + 1]!.body)).toContain('Echo: after load');
   });
 
+  it('advertises model, reasoning effort, harness and approval mode as config options; session/set_config_option applies from the next turn', async () => {
+    mock.enqueue({ text: 'first' }, { text: 'second' });
+    const before = mock.requests.length;
+    const { result, recorder } = await withAgent(async (agent) => {
+      await agent.request('initialize', { protocolVersion: 1 });
+      const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+      const sessionId = created.sessionId;
+      const options = created.configOptions ?? [];
+      await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'as configured' }] });
+      const set = async (configId: string, value: string) => (await agent.request('session/set_config_option', { sessionId, configId, value })).configOptions;
+      await set('model', 'mock-model-large');
+      await set('reasoning_effort', 'high');
+      await set('harness', 'claude-code');
+      const last = await set('mode', 'auto');
+      const unknown = await agent.request('session/set_config_option', { sessionId, configId: 'temperature', value: 'hot' }).then(() => 'accepted', (error: Error) => error.message);
+      const badValue = await agent.request('session/set_config_option', { sessionId, configId: 'reasoning_effort', value: 'extreme' }).then(() => 'accepted', (error: Error) => error.message);
+      await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'as chosen' }] });
+      return { options, last, unknown, badValue };
+    });
+    const byId = (list: typeof result.options) => Object.fromEntries(list.map((option) => [option.id, option]));
+    const initial = byId(result.options);
+    expect(Object.keys(initial)).toEqual(['model', 'reasoning_effort', 'harness', 'mode']);
+    expect(initial['model']).toMatchObject({ type: 'select', category: 'model', currentValue: 'mock-model' });
+    expect(initial['reasoning_effort']).toMatchObject({ category: 'thought_level', currentValue: 'default' });
+    expect(initial['harness']).toMatchObject({ currentValue: 'native' });
+    expect(JSON.stringify(initial['harness'])).toContain('"claude-code"');
+    expect(initial['mode']).toMatchObject({ category: 'mode', currentValue: 'custom' });
+    const chosen = byId(result.last);
+    expect(chosen['model']).toMatchObject({ currentValue: 'mock-model-large' });
+    expect(chosen['reasoning_effort']).toMatchObject({ currentValue: 'high' });
+    expect(chosen['harness']).toMatchObject({ currentValue: 'claude-code' });
+    expect(chosen['mode']).toMatchObject({ currentValue: 'auto' });
+    expect(result.unknown).toMatch(/temperature/);
+    expect(result.badValue).toMatch(/extreme/);
+    expect(recorder.updates.some((n) => n.update.sessionUpdate === 'current_mode_update' && n.update.currentModeId === 'auto')).toBe(true);
+    // The first turn ran as configured; the second with every chosen value.
+    const [first, second] = [mock.requests[before]!.body, mock.requests[before + 1]!.body];
+    expect(first.model).toBe('mock-model');
+    expect(first.reasoning).toBeUndefined();
+    expect(second.model).toBe('mock-model-large');
+    expect(second.reasoning).toMatchObject({ effort: 'high' });
+    expect(JSON.stringify(second.tools)).toContain('"Bash"');
+    expect(JSON.stringify(first.tools)).not.toContain('"Bash"');
+  });
+
   it('a rejected permission leaves the command unrun', async () => {
     mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch acp-never.txt' } }] }, { text: 'not allowed' });
     const { result, recorder } = await withAgent(async (agent, recorder) => {
