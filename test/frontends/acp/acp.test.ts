@@ -10,10 +10,13 @@ import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, RequestError, type ClientContext, type McpServer, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { REPO_ROOT, RIG_BIN, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, toolResult, waitUntil } from '../exec/helpers.js';
 import { referenceServer } from '../../mcp/support/servers.js';
 import { startHttpMcpServer } from '../../mcp/support/http-server.js';
+
+/** test/frontends/fixtures/ask-server.mjs: MCP tools that ask the user (elicitation). */
+const ASK_SERVER = join(REPO_ROOT, 'test', 'frontends', 'fixtures', 'ask-server.mjs');
 
 let mock: MockProvider;
 let repo: string;
@@ -356,6 +359,37 @@ describe('rig acp', () => {
     expect(second.reasoning).toMatchObject({ effort: 'high' });
     expect(JSON.stringify(second.tools)).toContain('"Bash"');
     expect(JSON.stringify(first.tools)).not.toContain('"Bash"');
+  });
+
+  it("asks an MCP server's confirmation (no fields, one boolean) as session/request_permission and declines a form with the reason to the model", async () => {
+    const askServer: McpServer = { name: 'ask', command: process.execPath, args: [ASK_SERVER], env: [] };
+    mock.enqueue(
+      { toolCalls: [{ id: 'call_confirm', name: 'mcp__ask__confirm', arguments: {} }] },
+      { toolCalls: [{ id: 'call_agree', name: 'mcp__ask__agree', arguments: {} }] },
+      { toolCalls: [{ id: 'call_form', name: 'mcp__ask__form', arguments: {} }] },
+      { text: 'asked' },
+    );
+    const before = mock.requests.length;
+    const { result, recorder } = await withAgent(
+      async (agent, recorder) => {
+        recorder.answer = 'accept';
+        await agent.request('initialize', { protocolVersion: 1 });
+        const created = await agent.request('session/new', { cwd: repo, mcpServers: [askServer] });
+        return agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'ask me' }] });
+      },
+      ['harness="native"', 'approval_policy="never"', 'sandbox_mode="workspace-write"'],
+    );
+    expect(result.stopReason).toBe('end_turn');
+    // Two questions reached the person; the form did not.
+    expect(recorder.permissions.map((p) => p.toolCall.title)).toEqual(['ask asks: Deploy to staging?', 'ask asks: Accept the licence?']);
+    expect(recorder.permissions[0]!.options.map((o) => o.optionId)).toEqual(['accept', 'decline']);
+    const afterConfirm = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(afterConfirm).toContain(JSON.stringify(JSON.stringify({ action: 'accept', content: {} })).slice(1, -1));
+    const afterAgree = JSON.stringify(mock.requests[before + 2]!.body);
+    expect(afterAgree).toContain(JSON.stringify(JSON.stringify({ action: 'accept', content: { accepted: true } })).slice(1, -1));
+    const afterForm = JSON.stringify(mock.requests[before + 3]!.body);
+    expect(afterForm).toContain(JSON.stringify(JSON.stringify({ action: 'decline' })).slice(1, -1));
+    expect(afterForm).toMatch(/declined it without asking.*form \(name\)/);
   });
 
   it('a rejected permission leaves the command unrun', async () => {
