@@ -28,6 +28,7 @@ import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
 import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type ResumedThread } from './session-resume.js';
 import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
 import { rigVersion } from './version.js';
+import { resolveSessionMcpServers, type SessionMcpServer } from './session-mcp.js';
 import { AgentsService } from './agents/service.js';
 import type { AgentLink } from './agents/tree.js';
 import { openThreadMcp } from '../tools/mcp/session.js';
@@ -80,6 +81,11 @@ export interface ThreadStartRequest {
   canAskApproval?: boolean;
   /** Recorded as the rollout's originator. */
   originator?: string;
+  /**
+   * MCP servers the front end's client brings for this thread (ACP's `mcpServers`), started with
+   * the configured ones; one named like a configured server replaces it for this thread.
+   */
+  mcpServers?: readonly SessionMcpServer[];
   /** Set for a sub-agent: its parent thread, task path and role (the agents service starts these). */
   agent?: AgentLink;
   /**
@@ -321,7 +327,7 @@ export class Engine {
     const resources = new ThreadResources(threadId, rules.policy);
     // MCP servers start with the thread, all at once, while the rest of it is built.
     resources.mcp = openThreadMcp({
-      servers: config.mcp_servers,
+      servers: request.mcpServers?.length ? { ...config.mcp_servers, ...resolveSessionMcpServers(request.mcpServers) } : config.mcp_servers,
       cwd,
       env,
       configFiles: loaded.files,

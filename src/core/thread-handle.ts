@@ -14,7 +14,7 @@ import type {
   TokenUsage,
   UserInput,
 } from '../protocol/index.js';
-import type { ClientFileSystem } from '../protocol/index.js';
+import type { ClientFileSystem, ClientTerminals } from '../protocol/index.js';
 import type { RigConfig } from '../config/index.js';
 import type { Redactor } from '../store/index.js';
 import type { EnvelopeListener } from './event-hub.js';
@@ -184,6 +184,14 @@ export class ThreadHandle {
    */
   useClientFiles(files: ClientFileSystem | undefined): void {
     this.parts.resources.clientFiles = files;
+  }
+
+  /**
+   * Run commands in the front end's client's terminals from now on (undefined: rig runs them). Only
+   * commands that would run unsandboxed anyway go there (danger-full-access); the rest stay rig's.
+   */
+  useClientTerminals(terminals: ClientTerminals | undefined): void {
+    this.parts.resources.clientTerminals = terminals;
   }
 
   /** Stop the running turn and the commands it waits on; resolves once its terminal event is out. */

@@ -13,7 +13,7 @@ import { ProcessScope } from '../exec/process-groups.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
 import { ApprovalCache, ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
-import type { ClientFileSystem } from '../protocol/index.js';
+import type { ClientFileSystem, ClientTerminals } from '../protocol/index.js';
 import type { ThreadMcp } from '../tools/mcp/session.js';
 import { withMcpTools } from '../tools/mcp/registry.js';
 import type { CapabilitiesFactory } from '../tools/spec.js';
@@ -38,6 +38,8 @@ export class ThreadResources {
   unifiedExec: UnifiedExecManager | undefined;
   /** Set by a front end whose client holds the files (ThreadHandle.useClientFiles). */
   clientFiles: ClientFileSystem | undefined;
+  /** Set by a front end whose client runs commands (ThreadHandle.useClientTerminals). */
+  clientTerminals: ClientTerminals | undefined;
   /** The thread's MCP servers (thread-mcp.ts), when any are configured; they outlive settings changes. */
   mcp: ThreadMcp | undefined;
   /** The thread's hooks and checkpoints (core/extension-setup.ts), when set up. */
@@ -173,6 +175,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     scope: resources.scope,
     approvalCache: resources.approvalCache,
     clientFiles: () => resources.clientFiles,
+    clientTerminals: () => resources.clientTerminals,
     ...(resources.mcp ? { mcp: resources.mcp } : {}),
     ...(webSearch.backend ? { webSearch: webSearch.backend } : {}),
   });

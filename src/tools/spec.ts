@@ -101,6 +101,12 @@ export interface ToolCapabilities {
   updatePlan(items: TodoEntry[], explanation?: string): void;
   /** Attach an image to the next request. */
   attachImage(part: Extract<ContentPart, { type: 'input_image' }>): void;
+  /**
+   * The thread's workspace file access for reads: a file's text as the front end's client holds it
+   * (an editor's unsaved buffer), or undefined when rig reads the disk itself (no such client, a
+   * path outside the workspace, a client that could not read it).
+   */
+  readClientText?(absolutePath: string): Promise<string | undefined>;
   /** May this path be written under the current sandbox policy? (resolves symlinks and ..) */
   canWrite(absolutePath: string): boolean;
   /** Sub-agents (child threads of the same engine); absent where the engine offers none. */

@@ -2,18 +2,23 @@
 // thin adapter over the engine: session/new and session/load start or resume a thread,
 // session/prompt runs a turn and streams its events as session/update, approvals become
 // session/request_permission, session/cancel interrupts the turn (stopReason "cancelled"), and
-// session/set_mode applies one of Codex's approval presets. A client offering fs/write_text_file
-// gets the file edits to write (its buffers); commands and reads stay rig's own.
+// session/set_mode applies one of Codex's approval presets, session/set_config_option changes the
+// model, reasoning effort, harness or approval mode from the next turn. A client offering fs/read_text_file
+// and fs/write_text_file is asked for the files its buffers hold and gets the edits to write; one
+// offering terminals runs the commands of a thread without a sandbox (danger-full-access) in them.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type ContentBlock, type InitializeResponse, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type ContentBlock, type InitializeResponse, type McpServer, type RequestPermissionRequest, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Engine } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
 import type { UserInput } from '../../protocol/index.js';
-import { modeState, presetOf } from './modes.js';
+import { currentModeId, modeState, presetOf } from './modes.js';
+import { configOptions, settingsFor } from './config-options.js';
 import { AcpSession, type SessionOutput } from './session.js';
+import { editorTerminals } from './terminals.js';
+import { sessionMcpServers } from './mcp-servers.js';
 
 export interface AcpAgentOptions {
   engine: Engine;
@@ -72,23 +77,35 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
     if (!found) throw RequestError.sessionNotFound(sessionId);
     return found;
   };
-  const threadRequest = (cwd: string) => ({ cwd, ...(options.config.length ? { config: [...options.config] } : {}), canAskApproval: true, originator: 'rig_acp' });
+  const threadRequest = (cwd: string, mcpServers: readonly McpServer[] | undefined) => {
+    const servers = sessionMcpServers(mcpServers);
+    return { cwd, ...(options.config.length ? { config: [...options.config] } : {}), ...(servers.length ? { mcpServers: servers } : {}), canAskApproval: true, originator: 'rig_acp' };
+  };
   let capabilities: ClientCapabilities = {};
-  // An editor that offers fs/write_text_file holds the files (unsaved buffers included): edits go
-  // through it, after rig's own approval and sandbox checks.
+  // An editor that offers fs/* holds the files (unsaved buffers included): the agent's file tools
+  // read workspace files through fs/read_text_file and write edits through fs/write_text_file,
+  // after rig's own approval and sandbox checks.
   const attach = (handle: ThreadHandle): AcpSession => {
-    if (capabilities.fs?.writeTextFile && client) {
-      const editor = client;
+    const editor = client;
+    const { readTextFile, writeTextFile } = capabilities.fs ?? {};
+    if (editor && (readTextFile || writeTextFile)) {
       handle.useClientFiles({
-        writeTextFile: async (path, content) => {
-          await editor.request('fs/write_text_file', { sessionId: handle.id, path, content });
-        },
+        ...(writeTextFile
+          ? {
+              writeTextFile: async (path: string, content: string) => {
+                await editor.request('fs/write_text_file', { sessionId: handle.id, path, content });
+              },
+            }
+          : {}),
+        ...(readTextFile ? { readTextFile: async (path: string) => (await editor.request('fs/read_text_file', { sessionId: handle.id, path })).content } : {}),
       });
     }
+    if (editor && capabilities.terminal) handle.useClientTerminals(editorTerminals(editor, handle.id));
     const created = sessions.get(handle.id) ?? new AcpSession(handle, output);
     sessions.set(handle.id, created);
     return created;
   };
+  const optionContext = { env: engine.env, home: engine.home };
   const failure = (error: unknown) => RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
 
   const app = agent({ name: 'rig' })
@@ -96,20 +113,20 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
       capabilities = params.clientCapabilities ?? {};
       return {
         protocolVersion: PROTOCOL_VERSION,
-        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } },
         agentInfo: { name: 'rig', title: 'rig', version: rigVersion() },
         authMethods: [],
       };
     })
     .onRequest('session/new', async ({ params }) => {
-      const handle = await engine.startThread(threadRequest(params.cwd)).catch((error: unknown) => {
+      const handle = await engine.startThread(threadRequest(params.cwd, params.mcpServers)).catch((error: unknown) => {
         throw failure(error);
       });
       attach(handle);
-      return { sessionId: handle.id, modes: modeState(handle.settings) };
+      return { sessionId: handle.id, modes: modeState(handle.settings), configOptions: configOptions(handle, optionContext) };
     })
     .onRequest('session/load', async ({ params }) => {
-      const handle = engine.thread(params.sessionId) ?? (await engine.resumeThread(params.sessionId, threadRequest(params.cwd)).catch((error: unknown) => {
+      const handle = engine.thread(params.sessionId) ?? (await engine.resumeThread(params.sessionId, threadRequest(params.cwd, params.mcpServers)).catch((error: unknown) => {
         throw failure(error);
       }));
       const loaded = attach(handle);
@@ -117,7 +134,7 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
       loaded.replay(read.turns ?? []);
       // The history is streamed before the response, as ACP asks.
       await loaded.flush();
-      return { modes: modeState(handle.settings) };
+      return { modes: modeState(handle.settings), configOptions: configOptions(handle, optionContext) };
     })
     .onRequest('session/prompt', async ({ params }) => {
       const target = session(params.sessionId);
@@ -144,7 +161,17 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
       if (!preset) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; rig's modes are read-only, auto and full-access`);
       await target.handle.updateSettings({ approval_policy: preset.approval_policy, sandbox_mode: preset.sandbox_mode });
       await output.update(target.id, { sessionUpdate: 'current_mode_update', currentModeId: preset.id });
+      await output.update(target.id, { sessionUpdate: 'config_option_update', configOptions: configOptions(target.handle, optionContext) });
       return {};
+    })
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const target = session(params.sessionId);
+      const update = settingsFor(target.handle, params.configId, params.value, optionContext);
+      await target.handle.updateSettings(update).catch((error: unknown) => {
+        throw failure(error);
+      });
+      if (params.configId === 'mode') await output.update(target.id, { sessionUpdate: 'current_mode_update', currentModeId: currentModeId(target.handle.settings) });
+      return { configOptions: configOptions(target.handle, optionContext) };
     });
   return { app, sessions, bind: (context) => (client = context) };
 }

@@ -5,7 +5,8 @@
 import type { PermissionOption, RequestPermissionRequest, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { HistoryTurn } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
-import type { ApprovalDecision, ApprovalRequest, EventEnvelope, ThreadItem, TodoEntry } from '../../protocol/index.js';
+import type { ApprovalDecision, ApprovalRequest, EventEnvelope, McpElicitationApprovalRequest, ThreadItem, TodoEntry } from '../../protocol/index.js';
+import { ELICITATION_OPTIONS, planElicitation } from './elicitation.js';
 import { changeDiff, isToolItem, pendingToolCall, toolCallEnd, toolCallStart } from './tool-calls.js';
 
 export interface SessionOutput {
@@ -130,8 +131,7 @@ export class AcpSession {
   }
 
   private ask(request: ApprovalRequest): void {
-    // An MCP server's form question has no ACP counterpart: declined, and the server is told so.
-    if (request.kind === 'mcp_elicitation') return this.answer(request.id, 'deny');
+    if (request.kind === 'mcp_elicitation') return this.elicit(request);
     const toolCall = pendingToolCall(request, this.cwd);
     if (request.kind === 'file_change') this.diffs.set(request.item_id, toolCall.content ?? []);
     if (!this.announced.has(toolCall.toolCallId)) {
@@ -149,9 +149,21 @@ export class AcpSession {
       );
   }
 
-  private answer(requestId: string, decision: ApprovalDecision): void {
+  /** A server's confirmation question as a permission request about the MCP call that raised it. */
+  private elicit(request: McpElicitationApprovalRequest): void {
+    const plan = planElicitation(request);
+    if (!plan.ask) return this.answer(request.id, plan.answer.decision, plan.answer.feedback !== undefined ? { feedback: plan.answer.feedback } : {});
+    void this.queue
+      .then(() => this.out.askPermission(this.id, { toolCall: plan.toolCall, options: ELICITATION_OPTIONS }))
+      .then(
+        (chosen) => (chosen === 'accept' ? this.answer(request.id, 'approve', { content: plan.accept }) : this.answer(request.id, chosen === undefined ? 'abort' : 'deny')),
+        () => this.answer(request.id, 'abort'),
+      );
+  }
+
+  private answer(requestId: string, decision: ApprovalDecision, options: { feedback?: string; content?: Record<string, unknown> } = {}): void {
     try {
-      this.handle.answerApproval(requestId, decision);
+      this.handle.answerApproval(requestId, decision, options);
     } catch {
       // The turn ended first (cancelled): the engine already resolved the request.
     }

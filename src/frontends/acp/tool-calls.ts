@@ -152,7 +152,7 @@ export function pendingToolCall(request: ApprovalRequest, cwd: string): ToolCall
     return { toolCallId: request.item_id ?? request.id, title: `Fetch ${request.url}`, kind: 'fetch', status: 'pending', rawInput: { url: request.url, purpose: request.purpose }, locations: [], content: [] };
   }
   if (request.kind === 'mcp_elicitation') {
-    // ACP has no form questions; the session declines these before asking (see AcpSession.ask).
+    // Confirmations are asked by AcpSession.elicit, the rest declined; this is only the fallback view.
     return { toolCallId: request.item_id ?? request.id, title: request.message, kind: 'other', status: 'pending', locations: [], content: [] };
   }
   const diffs = request.changes.map((change) => changeDiff(change, cwd)).filter((diff): diff is ToolCallContent => diff !== undefined);

@@ -3,10 +3,11 @@
 // engine's events do not carry: when items and turns started, which items were announced, which
 // approvals are open, the client's ids for its messages.
 import type { ThreadHandle } from '../../core/thread-handle.js';
-import type { ApprovalDecision, ApprovalRequest, EventEnvelope, ThreadItem as RigItem, TodoEntry, TokenUsage } from '../../protocol/index.js';
+import type { ApprovalAnswer, ApprovalDecision, ApprovalRequest, EventEnvelope, ThreadItem as RigItem, TodoEntry, TokenUsage } from '../../protocol/index.js';
 import type { NotificationParams, RequestId, ServerNotificationMethod, ServerRequestMethod, ThreadStatus } from '../../protocol/app-server/index.js';
 import { toProtocolItem, turnError } from './items.js';
 import { liveTurn } from './thread-view.js';
+import { elicitationRequest, mcpToolCallRequest, networkRequest } from './mcp-approvals.js';
 
 export interface BridgeOutput {
   notify<M extends ServerNotificationMethod>(method: M, params: NotificationParams<M>): void;
@@ -219,14 +220,22 @@ export class EventBridge {
   }
 
   private askClient(threadId: string, turnId: string, request: ApprovalRequest, now: number, cwd: string): void {
-    // MCP approvals, server questions and rig's own network requests (web_fetch) have no request of
-    // their own in this protocol version: declined (the model is told), never left waiting.
     if (request.kind === 'mcp_tool_call' || request.kind === 'mcp_elicitation' || request.kind === 'network') {
-      try {
-        this.out.handle(threadId)?.answerApproval(request.id, 'deny');
-      } catch {
-        // the turn already ended
-      }
+      const asked =
+        request.kind === 'mcp_tool_call'
+          ? mcpToolCallRequest(request, threadId, turnId)
+          : request.kind === 'mcp_elicitation'
+            ? elicitationRequest(request, threadId, turnId)
+            : networkRequest(request, threadId, turnId, cwd, now);
+      const sent = this.out.request(asked.method, asked.params);
+      // A server's question is not a decision about an item: declining it declines no item.
+      const itemId = request.kind === 'mcp_elicitation' ? request.id : (request.item_id ?? request.id);
+      this.state(threadId).approvals.set(request.id, { rpcId: sent.id, itemId });
+      this.out.notify('thread/status/changed', { threadId, status: { type: 'active', activeFlags: ['waitingOnApproval'] } });
+      sent.result.then(
+        (result) => this.answer(threadId, request.id, asked.answer(result)),
+        () => this.answer(threadId, request.id, { decision: request.kind === 'mcp_elicitation' ? 'abort' : 'deny' }),
+      );
       return;
     }
     const state = this.state(threadId);
@@ -250,16 +259,19 @@ export class EventBridge {
     state.approvals.set(request.id, { rpcId: sent.id, itemId: request.item_id });
     this.out.notify('thread/status/changed', { threadId, status: { type: 'active', activeFlags: ['waitingOnApproval'] } });
     sent.result.then(
-      (result) => this.answer(threadId, request.id, engineDecision(result)),
+      (result) => this.answer(threadId, request.id, { decision: engineDecision(result) }),
       // A client that answers with an error (or disconnects) has not approved anything.
-      () => this.answer(threadId, request.id, 'deny'),
+      () => this.answer(threadId, request.id, { decision: 'deny' }),
     );
   }
 
-  private answer(threadId: string, requestId: string, decision: ApprovalDecision): void {
+  private answer(threadId: string, requestId: string, answer: ApprovalAnswer): void {
     if (!this.threads.get(threadId)?.approvals.has(requestId)) return;
     try {
-      this.out.handle(threadId)?.answerApproval(requestId, decision);
+      this.out.handle(threadId)?.answerApproval(requestId, answer.decision, {
+        ...(answer.feedback !== undefined ? { feedback: answer.feedback } : {}),
+        ...(answer.content !== undefined ? { content: answer.content } : {}),
+      });
     } catch {
       // The turn ended first (interrupted): the engine already resolved the request as aborted.
     }

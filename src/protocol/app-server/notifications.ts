@@ -1,6 +1,6 @@
 // Server-to-client notifications and requests of the app-server protocol that rig sends: the
-// thread, turn and item lifecycle, streaming deltas, token usage, errors, and the two approval
-// requests a client answers.
+// thread, turn and item lifecycle, streaming deltas, token usage, errors, and the approval
+// requests a client answers (commands, file changes, MCP questions and tool calls, network access).
 import { z } from 'zod';
 import { RequestId, named, notification } from './common.js';
 import { CommandAction, ThreadItem } from './items.js';
@@ -92,6 +92,43 @@ export const SERVER_REQUESTS = {
       z.object({ ...approvalRef, reason: z.string().nullable(), grantRoot: z.string().nullable() }),
     ),
     result: named('FileChangeRequestApprovalResponse', z.looseObject({ decision: FileChangeApprovalDecision })),
+  },
+  // Codex asks both an MCP server's own questions and its MCP tool-call approvals with this request
+  // (the latter a form without fields, `_meta.codex_approval_kind = "mcp_tool_call"`).
+  'mcpServer/elicitation/request': {
+    typeName: 'McpServerElicitationRequest',
+    params: named(
+      'McpServerElicitationRequestParams',
+      z.intersection(
+        z.object({ threadId: z.string(), turnId: z.string().nullable(), serverName: z.string() }),
+        z.union([
+          z.object({ mode: z.literal('form'), message: z.string(), requestedSchema: z.looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()) }), _meta: z.unknown().optional() }),
+          z.object({ mode: z.literal('url'), message: z.string(), url: z.string(), elicitationId: z.string(), _meta: z.unknown().optional() }),
+        ]),
+      ),
+    ),
+    result: named(
+      'McpServerElicitationRequestResponse',
+      z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.unknown().optional(), _meta: z.unknown().optional() }),
+    ),
+  },
+  // rig asks its own network requests (web_fetch, a search backend) as a grant of network access.
+  'item/permissions/requestApproval': {
+    typeName: 'PermissionsRequestApproval',
+    params: named(
+      'PermissionsRequestApprovalParams',
+      z.object({
+        ...approvalRef,
+        cwd: z.string(),
+        environmentId: z.string().nullable(),
+        reason: z.string().nullable(),
+        permissions: z.object({ network: z.object({ enabled: z.boolean().nullable() }).nullable(), fileSystem: z.null() }),
+      }),
+    ),
+    result: named(
+      'PermissionsRequestApprovalResponse',
+      z.looseObject({ permissions: z.looseObject({ network: z.looseObject({ enabled: z.boolean().nullable().optional() }).nullable().optional() }), scope: z.enum(['turn', 'session']).optional() }),
+    ),
   },
 } as const;
 

@@ -146,6 +146,15 @@ export function readTextFile(path: string): FileRead {
   return { kind: 'text', content };
 }
 
+/**
+ * A file as the model's file tools see it: through the thread's workspace file access (the
+ * client's buffer, when a front end's editor holds the files), else from disk.
+ */
+export async function readWorkspaceFile(ctx: ToolContext, path: string): Promise<FileRead> {
+  const text = await ctx.caps.readClientText?.(path);
+  return text !== undefined ? { kind: 'text', content: text } : readTextFile(path);
+}
+
 /** Lines of a text, without the empty piece after a final newline. */
 export function splitLines(content: string): string[] {
   if (content === '') return [];

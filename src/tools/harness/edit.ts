@@ -14,7 +14,7 @@ import {
   fail,
   functionSpec,
   ok,
-  readTextFile,
+  readWorkspaceFile,
   recordFileState,
   resolvePath,
   STALE_FILE_ERROR,
@@ -162,7 +162,7 @@ async function editFileTool(style: ExactStyle, readFirst: boolean, args: Args, c
   const absolute = resolvePath(ctx, pathArg);
   const replacements = replacementsOf(style, args);
   if (typeof replacements === 'string') return fail(replacements);
-  const file = readTextFile(absolute);
+  const file = await readWorkspaceFile(ctx, absolute);
   const first = replacements[0];
   const claude = CLAUDE_FAMILY.includes(style);
   if (claude && first && first.oldText === first.newText) return fail(CLAUDE_IDENTICAL);
@@ -228,7 +228,7 @@ async function opencodeEdit(readFirst: boolean, args: Args, ctx: ToolContext): P
   if (newString === undefined) return fail('Edit failed: missing newString');
   if (oldString === newString) return fail('No changes to apply: oldString and newString are identical.');
   const path = resolvePath(ctx, pathArg);
-  const file = readTextFile(path);
+  const file = await readWorkspaceFile(ctx, path);
   if (oldString === '') {
     // An empty oldString writes newString as the whole file, new or not.
     if (file.kind === 'directory') return fail(`Path is a directory, not a file: ${path}`);
@@ -258,7 +258,7 @@ async function piEdit(readFirst: boolean, args: Args, ctx: ToolContext): Promise
   const edits = piEditsOf(args);
   if (typeof edits === 'string') return fail(edits);
   const path = resolvePath(ctx, pathArg);
-  const file = readTextFile(path);
+  const file = await readWorkspaceFile(ctx, path);
   if (file.kind === 'missing') return fail(`File not found: ${pathArg}`);
   if (file.kind === 'directory') return fail(`Could not edit file: ${pathArg}. Path is not a file.`);
   if (file.kind === 'binary') return fail('Edit failed: file is not UTF-8 text');

@@ -14,6 +14,7 @@ import {
   numberOption,
   ok,
   readTextFile,
+  readWorkspaceFile,
   recordFileState,
   resolvePath,
   splitLines,
@@ -168,7 +169,7 @@ async function readFileTool(style: Style, rules: StyleRules, args: Args, ctx: To
   if (absolute.toLowerCase().endsWith('.pdf') && (style === 'claude' || style === 'zcode')) {
     return fail('Reading PDF files is not available in this build of rig; extract the text with a command (for example pdftotext) instead.');
   }
-  const file = readTextFile(absolute);
+  const file = await readWorkspaceFile(ctx, absolute);
   if (file.kind === 'missing') return fail(missingFile(style, shown, ctx));
   if (file.kind === 'directory') return fail(directoryGiven(style, shown));
   if (file.kind === 'error') return fail(`Read failed: ${file.message}`);

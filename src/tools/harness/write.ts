@@ -9,7 +9,7 @@ import {
   fail,
   functionSpec,
   ok,
-  readTextFile,
+  readWorkspaceFile,
   recordFileState,
   resolvePath,
   stringArg,
@@ -59,7 +59,7 @@ async function writeFileTool(style: Style, readFirst: boolean, args: Args, ctx: 
   if (!pathArg) return fail(`Write failed: missing ${PATH_ARGS[style][0]}`);
   if (content === undefined) return fail('Write failed: missing content');
   const absolute = resolvePath(ctx, pathArg);
-  const current = readTextFile(absolute);
+  const current = await readWorkspaceFile(ctx, absolute);
   if (current.kind === 'directory') return fail(`Write failed: ${absolute} is a directory`);
   if (current.kind === 'error') return fail(`Write failed: ${current.message}`);
   const existed = current.kind === 'text' || current.kind === 'binary';

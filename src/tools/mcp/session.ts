@@ -213,6 +213,8 @@ export class ThreadMcp {
       item_id: call.itemId,
     });
     const answer = await Promise.race([asked, aborted(signal)]);
+    // A front end that could not put the question to a person says why; the model reads it.
+    if (answer.decision === 'deny' && answer.feedback) call.notes.push(`The MCP server "${request.server}" asked the user: ${JSON.stringify(request.message)}. ${answer.feedback}`);
     return elicitationResponse(answer, request.mode);
   }
 

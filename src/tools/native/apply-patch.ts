@@ -4,6 +4,8 @@
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { preparePatch } from '../../patch/apply.js';
+import { readTextFile as readDiskText, type ReadFileFn } from '../../patch/compute.js';
+import { parsePatch } from '../../patch/parse.js';
 import { detectApplyPatchInvocation, detectImplicitPatch } from '../../patch/detect.js';
 import {
   APPLY_PATCH_CUSTOM_DESCRIPTION,
@@ -19,12 +21,33 @@ function frame(exitCode: number, startedAt: number, text: string): string {
   return `Exit code: ${exitCode}\nWall time: ${seconds} seconds\nOutput:\n${text}`;
 }
 
+/**
+ * The patch is verified against the files as the thread's workspace file access has them (an
+ * editor's buffers): those are fetched first, since verification reads synchronously.
+ */
+async function workspaceReader(patchText: string, cwd: string, ctx: ToolContext): Promise<ReadFileFn | undefined> {
+  const readClient = ctx.caps.readClientText;
+  if (!readClient) return undefined;
+  let paths: string[];
+  try {
+    paths = parsePatch(patchText).hunks.filter((hunk) => hunk.type !== 'add').map((hunk) => resolve(cwd, hunk.path));
+  } catch {
+    return undefined;
+  }
+  const held = new Map<string, string>();
+  for (const path of paths) {
+    const text = await readClient(path);
+    if (text !== undefined) held.set(path, text);
+  }
+  return (path) => held.get(path) ?? readDiskText(path);
+}
+
 /** Verifies and applies a patch for the model; never throws. */
 export async function runPatch(patchText: string, cwd: string, ctx: ToolContext): Promise<ToolResult> {
   const startedAt = performance.now();
   let edits;
   try {
-    edits = preparePatch(patchText, cwd).edits;
+    edits = preparePatch(patchText, cwd, await workspaceReader(patchText, cwd, ctx)).edits;
   } catch (error) {
     return failure(`apply_patch verification failed: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -2,7 +2,7 @@
 // the model keeps polling. It owns the command_execution item: started once, completed once per
 // attempt (an unsandboxed rerun is an item of its own).
 import { performance } from 'node:perf_hooks';
-import type { CommandExecutionItem } from '../../protocol/index.js';
+import type { ClientTerminals, CommandExecutionItem } from '../../protocol/index.js';
 import { runProcess } from '../../exec/spawn.js';
 import { buildShellArgv, detectUserShell, shellFromPath } from '../../exec/shell.js';
 import { UnifiedExecError, type UnifiedExecResult } from '../../exec/unified-exec.js';
@@ -15,6 +15,9 @@ import type { OrchestratorOptions } from './options.js';
 import { orchestrate, type ApprovalQuestion, type AskContext, type Attempt, type Runtime } from './pipeline.js';
 
 export const USER_DECLINED_EXEC = 'exec command rejected by user';
+
+/** Bytes of output a client's terminal keeps for rig (the model sees this much at most). */
+const CLIENT_TERMINAL_OUTPUT_LIMIT = 1024 * 1024;
 
 /** A denial line longer than this is cut for the question. */
 const MAX_DENIAL_CHARS = 240;
@@ -154,6 +157,8 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     // What the command writes is found by the turn's checkpoint window around it (for undo).
     const window = await services.checkpoint?.beginCommand();
     try {
+      const terminals = wrap ? undefined : this.clientTerminals();
+      if (terminals) return await this.runInClientTerminal(item, terminals, window);
       if (request.yieldTimeMs !== undefined) return await this.runSession(item, wrap, onOutput, window);
       const result = await runProcess({
         argv: this.argv,
@@ -178,6 +183,36 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       services.emit({ type: 'item.completed', item: { ...item, aggregated_output: message, status: 'failed' } });
       return { exitCode: null, output: '', totalBytes: 0, wallTimeMs: 0, timedOut: false, declined: message };
     }
+  }
+
+  /**
+   * The client's terminals, where this command may run in one. The client runs it without rig's
+   * sandbox, so only a thread that has no sandbox at all (danger-full-access, or the bypass flag)
+   * hands commands to it: a sandboxed thread's command, and its approved unsandboxed rerun, stay
+   * rig's. Commands that outlive the call (unified-exec sessions) or need a PTY stay rig's too.
+   */
+  private clientTerminals(): ClientTerminals | undefined {
+    const { options, request } = this;
+    if (!(options.yolo || options.sandbox.mode === 'danger-full-access')) return undefined;
+    if (request.yieldTimeMs !== undefined || request.tty) return undefined;
+    return options.clientTerminals?.();
+  }
+
+  private async runInClientTerminal(item: CommandExecutionItem, terminals: ClientTerminals, window: CommandCheckpoint | undefined): Promise<ExecOutcome> {
+    const { services, request } = this;
+    const [command = '', ...args] = this.argv;
+    const started = performance.now();
+    const run = await terminals.run(
+      { command, args, cwd: request.cwd, outputByteLimit: CLIENT_TERMINAL_OUTPUT_LIMIT },
+      { signal: services.signal, ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}) },
+    );
+    await window?.end();
+    const output = run.truncated ? `[... earlier output dropped by the editor's terminal ...]\n${run.output}` : run.output;
+    services.emit({
+      type: 'item.completed',
+      item: { ...item, aggregated_output: output, exit_code: run.exitCode, status: run.exitCode === 0 ? 'completed' : 'failed' },
+    });
+    return { exitCode: run.exitCode, output, totalBytes: Buffer.byteLength(run.output), wallTimeMs: performance.now() - started, timedOut: run.timedOut };
   }
 
   /** A session outlives the call: its checkpoint window closes when it exits (or when the turn ends). */

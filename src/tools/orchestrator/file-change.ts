@@ -63,7 +63,7 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
     return canWriteFor(this.options, absolutePath);
   }
 
-  private async runThroughClient(client: ClientFileSystem, attempt: Attempt): Promise<FileChangeOutcome> {
+  private async runThroughClient(client: Required<Pick<ClientFileSystem, 'writeTextFile'>>, attempt: Attempt): Promise<FileChangeOutcome> {
     try {
       const text = await writeThroughClient({ edits: this.edits, canWrite: (path) => this.canWrite(path), display: (path) => this.display(path) }, client, attempt.sandboxed);
       this.services.emit({ type: 'item.completed', item: { ...this.item, status: 'completed' } });
@@ -150,9 +150,10 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
     const checkpoint = this.services.checkpoint;
     const before = checkpoint ? this.paths.map((path) => ({ path, content: fileState(path) })) : [];
     const client = this.options.clientFiles?.();
+    const write = client?.writeTextFile?.bind(client);
     // Deletes and renames have no client call: those change sets stay rig's own, atomic commit.
-    if (client && this.edits.every((edit) => edit.kind !== 'delete' && edit.moveTo === undefined)) {
-      const outcome = await this.runThroughClient(client, attempt);
+    if (write && this.edits.every((edit) => edit.kind !== 'delete' && edit.moveTo === undefined)) {
+      const outcome = await this.runThroughClient({ writeTextFile: write }, attempt);
       if (outcome.ok) checkpoint?.recordFiles(before.map(({ path, content }) => ({ path, before: content, after: fileState(path) })));
       return outcome;
     }
@@ -171,7 +172,11 @@ class FileChangeRuntime implements Runtime<FileChangeOutcome> {
 }
 
 /** The writes of a change set, made by the client (its buffers), one file after another. */
-async function writeThroughClient(runtime: { edits: readonly FileEdit[]; canWrite(path: string): boolean; display(path: string): string }, client: ClientFileSystem, sandboxed: boolean): Promise<string> {
+async function writeThroughClient(
+  runtime: { edits: readonly FileEdit[]; canWrite(path: string): boolean; display(path: string): string },
+  client: Required<Pick<ClientFileSystem, 'writeTextFile'>>,
+  sandboxed: boolean,
+): Promise<string> {
   for (const edit of runtime.edits) {
     if (sandboxed && !runtime.canWrite(edit.path)) throw new Error(`${runtime.display(edit.path)} is outside the sandbox's writable roots`);
   }

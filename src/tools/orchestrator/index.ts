@@ -3,6 +3,7 @@
 import type { CapabilitiesFactory } from '../spec.js';
 import { readSession, runCommand, writeToSession } from './command.js';
 import { applyFileChanges, canWriteFor } from './file-change.js';
+import { readClientText } from './file-read.js';
 import { fetchUrl, searchWeb } from './network.js';
 import type { OrchestratorOptions } from './options.js';
 import { callMcpTool } from './mcp-call.js';
@@ -20,6 +21,7 @@ export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFa
     writeStdin: (sessionId, chars, yieldTimeMs) => writeToSession(sessionId, chars, yieldTimeMs, options, services),
     applyChanges: (edits) => applyFileChanges(edits, options, services),
     canWrite: (path) => canWriteFor(options, path),
+    readClientText: (path) => readClientText(path, options, services),
     ...mcpCapability(options, services),
     fetchUrl: (request) => fetchUrl(request, options, services),
     ...(options.webSearch ? { webSearch: (query: string, opts?: { maxResults?: number }) => searchWeb(query, options.webSearch!, opts?.maxResults, options, services) } : {}),

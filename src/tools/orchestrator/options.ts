@@ -4,7 +4,7 @@ import type { UnifiedExecManager } from '../../exec/unified-exec.js';
 import type { ProcessScope } from '../../exec/process-groups.js';
 import type { SandboxPolicy, WrapOptions } from '../../exec/sandbox/index.js';
 import type { ApprovalCache, ApprovalPolicyConfig, ExecPolicy } from '../../policy/index.js';
-import type { ClientFileSystem } from '../../protocol/index.js';
+import type { ClientFileSystem, ClientTerminals } from '../../protocol/index.js';
 import type { ThreadMcp } from '../mcp/session.js';
 import type { WebSearchBackend } from '../../web/index.js';
 
@@ -31,4 +31,6 @@ export interface OrchestratorOptions {
   wrapOptions?: WrapOptions;
   /** The client's files, when the front end's client offers them (asked at each change set). */
   clientFiles?: () => ClientFileSystem | undefined;
+  /** The client's terminals, when the front end's client offers them (only for unsandboxed threads). */
+  clientTerminals?: () => ClientTerminals | undefined;
 }
