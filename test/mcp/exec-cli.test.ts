@@ -96,11 +96,37 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json with
     expect(requests).toHaveLength(4);
     const first = toolResult(wire, requests[1]!.body);
     expect(first).toEqual({ callId: ids[0], text: 'Echo: over stdio' });
-    // The image goes back in the wire's own tool-result shape; Chat Completions tool messages take text only.
-    const withImage = JSON.stringify(requests[3]!.body);
-    if (wire === 'responses') expect(withImage).toMatch(/"type":"input_image","image_url":"data:image\/png;base64,/);
-    if (wire === 'messages') expect(withImage).toMatch(/"type":"image","source":\{"type":"base64","media_type":"image\/png"/);
-    if (wire === 'chat') expect(withImage).toContain('[image]');
+    // The image goes back in the wire's own tool-result shape, its bytes unchanged.
+    const image = (items[2]!['result'] as { content: { type: string; data?: string; mimeType?: string }[] }).content.find((c) => c.type === 'image')!;
+    expect(image.mimeType).toBe('image/png');
+    expect(image.data!.length).toBeGreaterThan(50);
+    const dataUrl = `data:image/png;base64,${image.data}`;
+    const sent = requests[3]!.body as any;
+    if (wire === 'responses') {
+      const output = sent.input.find((item: any) => item.type === 'function_call_output' && item.call_id === ids[2]);
+      expect(output.output).toContainEqual({ type: 'input_image', image_url: dataUrl });
+    }
+    if (wire === 'messages') {
+      const block = sent.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === 'tool_result' && b.tool_use_id === ids[2]);
+      expect(block.content).toContainEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image.data } });
+    }
+    if (wire === 'chat') {
+      // Tool messages take text only: the tool message names the image, a user message right
+      // after the tool results carries it as an image_url part.
+      const at = sent.messages.findIndex((m: any) => m.role === 'tool' && m.tool_call_id === ids[2]);
+      const tool = sent.messages[at];
+      expect(typeof tool.content).toBe('string');
+      expect(tool.content).toContain('[image: sent in the next user message]');
+      expect(tool.content).not.toContain(image.data!.slice(0, 40));
+      expect(sent.messages[at + 1]).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: `The image returned by tool call ${ids[2]}:` },
+          { type: 'image_url', image_url: { url: dataUrl } },
+        ],
+      });
+      expect(sent.messages).toHaveLength(at + 2);
+    }
     const body = JSON.stringify(requests[0]!.body);
     for (const name of ['mcp__everything__echo', 'mcp__files__list_directory', 'mcp__web__add', 'list_mcp_resources']) expect(body).toContain(`"${name}"`);
   });
