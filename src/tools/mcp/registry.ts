@@ -40,6 +40,8 @@ class RegistryWithMcp extends ToolRegistry {
 export interface HarnessTools {
   tools: ToolRegistry;
   advertised: (threadState: Map<string, unknown>) => ToolDefinition[];
+  /** The MCP server and tool a model-visible name calls, if it is an MCP tool (hooks match on it). */
+  mcpToolOf?: (name: string) => { server: string; tool: string } | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ export function withMcpTools(harness: HarnessTools & { harnessId: string; defers
   const registry = new RegistryWithMcp(harness.tools, set);
   return {
     tools: registry,
+    mcpToolOf: (name) => set.ref(name),
     advertised: (threadState) => {
       const own = harness.advertised(threadState);
       if (deferral === 'none') return [...own, ...set.current().map(toDefinition)];
