@@ -30,13 +30,11 @@ export function mapMcpResult(result: McpCallToolResult, options: MapResultOption
   const maxText = options.maxOutputBytes ?? DEFAULT_MCP_OUTPUT_MAX_BYTES;
   let imageBudget = options.maxImageBytes ?? DEFAULT_MCP_IMAGE_MAX_BYTES;
   const parts: ContentPart[] = [];
-  const blocks = [...(result.content ?? [])];
-  // Structured content the server did not also render as text (the spec asks servers to) is
-  // shown as JSON, so the model sees it.
-  const hasText = blocks.some((b) => b.type === 'text');
-  if (result.structuredContent !== undefined && result.structuredContent !== null && !hasText) {
-    blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
-  }
+  // Structured content is what the model gets when there is some, as Codex sends it: no wire has
+  // a tool-result field for JSON, so it goes as its compact JSON text in place of the content
+  // blocks (which the spec asks servers to make a rendering of the same data).
+  const structured = result.structuredContent !== undefined && result.structuredContent !== null;
+  const blocks: McpContentBlock[] = structured ? [{ type: 'text', text: JSON.stringify(result.structuredContent) }] : [...(result.content ?? [])];
   for (const block of blocks) {
     const image = imageOf(block);
     if (image) {

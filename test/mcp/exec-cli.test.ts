@@ -132,6 +132,39 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json with
   });
 });
 
+/** The text of the tool result answering `callId` in a request body of `wire`. */
+function resultText(wire: MockWire, body: any, callId: string): string {
+  const join = (content: any) => (typeof content === 'string' ? content : content.map((p: any) => p.text ?? '').join(''));
+  if (wire === 'responses') return join(body.input.find((item: any) => item.type === 'function_call_output' && item.call_id === callId).output);
+  if (wire === 'chat') return join(body.messages.find((m: any) => m.role === 'tool' && m.tool_call_id === callId).content);
+  const block = body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === 'tool_result' && b.tool_use_id === callId);
+  return join(block.content);
+}
+
+describe.each<MockWire>(['responses', 'chat', 'messages'])('large and structured MCP results on the %s wire', (wire) => {
+  test("an oversized result is cut with a marker; structured content goes as Codex's compact JSON", async () => {
+    const before = mock.requests.length;
+    const ids = wire === 'messages' ? ['toolu_big', 'toolu_weather'] : ['call_big', 'call_weather'];
+    const big = 'x'.repeat(100_000);
+    mock.enqueue(
+      { toolCalls: [{ id: ids[0]!, name: 'mcp__everything__echo', arguments: { message: big } }] },
+      { toolCalls: [{ id: ids[1]!, name: 'mcp__everything__get_structured_content', arguments: { location: 'Chicago' } }] },
+      { text: 'done' },
+    );
+    const run = await runRig(['exec', '--json', '--harness', 'native', 'use the tools'], { cwd: repo, home: home(wire) });
+    expect(run.code).toBe(0);
+    const items = mcpItems(jsonLines(run.stdout));
+    const weather = items.find((item) => item['tool'] === 'get-structured-content')!;
+    const structured = (weather['result'] as { structured_content: unknown }).structured_content;
+    expect(structured).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
+    const requests = mock.requests.slice(before);
+    const cut = resultText(wire, requests[1]!.body, ids[0]!);
+    const total = Buffer.byteLength(`Echo: ${big}`);
+    expect(cut).toBe(`Echo: ${big}`.slice(0, 64 * 1024) + `\n[... MCP output truncated: ${total - 64 * 1024} of ${total} bytes omitted ...]`);
+    expect(resultText(wire, requests[2]!.body, ids[1]!)).toBe(JSON.stringify(structured));
+  });
+});
+
 describe('rig exec human output and rollouts', () => {
   test('prints each server status; the rollout records the call with its duration', async () => {
     mock.enqueue({ toolCalls: [{ id: 'call_ls', name: 'mcp__files__list_directory', arguments: { path: repo } }] }, { text: 'Listed.' });
