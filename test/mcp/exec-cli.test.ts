@@ -144,11 +144,13 @@ function resultText(wire: MockWire, body: any, callId: string): string {
 describe.each<MockWire>(['responses', 'chat', 'messages'])('large and structured MCP results on the %s wire', (wire) => {
   test("an oversized result is cut with a marker; structured content goes as Codex's compact JSON", async () => {
     const before = mock.requests.length;
-    const ids = wire === 'messages' ? ['toolu_big', 'toolu_weather'] : ['call_big', 'call_weather'];
+    const ids = wire === 'messages' ? ['toolu_big', 'toolu_weather', 'toolu_read'] : ['call_big', 'call_weather', 'call_read'];
     const big = 'x'.repeat(100_000);
     mock.enqueue(
       { toolCalls: [{ id: ids[0]!, name: 'mcp__everything__echo', arguments: { message: big } }] },
       { toolCalls: [{ id: ids[1]!, name: 'mcp__everything__get_structured_content', arguments: { location: 'Chicago' } }] },
+      // server-filesystem answers with text and structuredContent {content}: Codex sends the latter.
+      { toolCalls: [{ id: ids[2]!, name: 'mcp__files__read_text_file', arguments: { path: path.join(repo, 'note.txt') } }] },
       { text: 'done' },
     );
     const run = await runRig(['exec', '--json', '--harness', 'native', 'use the tools'], { cwd: repo, home: home(wire) });
@@ -162,6 +164,7 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('large and structured
     const total = Buffer.byteLength(`Echo: ${big}`);
     expect(cut).toBe(`Echo: ${big}`.slice(0, 64 * 1024) + `\n[... MCP output truncated: ${total - 64 * 1024} of ${total} bytes omitted ...]`);
     expect(resultText(wire, requests[2]!.body, ids[1]!)).toBe(JSON.stringify(structured));
+    expect(resultText(wire, requests[3]!.body, ids[2]!)).toBe('{"content":"alpha\\n"}');
   });
 });
 

@@ -105,7 +105,14 @@ export class McpToolSet {
         const call = ctx.caps.callMcp;
         if (!call) return { output: `MCP tool ${name} cannot be called here: this thread has no MCP client`, success: false };
         const argumentsObject = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-        return call({ server: info.server, tool: info.name, arguments: argumentsObject, modelName: name, ...(ctx.callId ? { callId: ctx.callId } : {}) });
+        return call({
+          server: info.server,
+          tool: info.name,
+          arguments: argumentsObject,
+          modelName: name,
+          ...(ctx.callId ? { callId: ctx.callId } : {}),
+          ...(this.convention === 'codex' ? { structuredFirst: true } : {}),
+        });
       },
     };
   }
