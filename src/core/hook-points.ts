@@ -25,6 +25,18 @@ export interface HookSessionFacts {
   permissionMode: string;
   /** Tool name -> engine capability id (the harness profile's binding). */
   capabilityOf(toolName: string): string | undefined;
+  /** Tool name -> the MCP server and tool it calls, for the thread's MCP tools. */
+  mcpToolOf?(toolName: string): { server: string; tool: string } | undefined;
+}
+
+/**
+ * How hooks see an MCP tool: Claude Code's mcp__<server>__<tool> (characters outside
+ * [A-Za-z0-9_-] as `_`) whatever name the harness gave the model, which stays a matcher alias.
+ */
+function mcpHookIdentity(callName: string, ref: { server: string; tool: string }): { name: string; aliases: string[] } {
+  const clean = (part: string) => part.replace(/[^A-Za-z0-9_-]/g, '_');
+  const name = `mcp__${clean(ref.server)}__${clean(ref.tool)}`;
+  return { name, aliases: callName === name ? [] : [callName] };
 }
 
 /** Claude Code's permission mode for rig's policies. */
@@ -116,7 +128,8 @@ export class ThreadHooks {
   ): Promise<ToolResult> {
     if (!this.has('PreToolUse') && !this.has('PostToolUse') && !this.has('PermissionRequest')) return run(call);
     const capability = this.facts.capabilityOf(call.name);
-    const identity = hookToolIdentity(call.name, capability);
+    const mcpRef = capability === undefined ? this.facts.mcpToolOf?.(call.name) : undefined;
+    const identity = mcpRef ? mcpHookIdentity(call.name, mcpRef) : hookToolIdentity(call.name, capability);
     const tool = { tool_name: identity.name, matcher_aliases: identity.aliases };
     const pre = await this.run('PreToolUse', { ...tool, tool_input: hookToolInput(call, capability), tool_use_id: call.call_id }, turn.id, turn.signal);
     if (pre?.stop) turn.requestStop(pre.stopReason ?? 'a PreToolUse hook stopped the turn');

@@ -196,6 +196,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     model,
     permissionMode: permissionModeFor(safety.approvalPolicy, safety.sandbox.mode, safety.yolo),
     capabilityOf: (name) => capabilityByName.get(name),
+    ...(tools.mcpToolOf ? { mcpToolOf: tools.mcpToolOf } : {}),
   };
   resources.hooks?.setFacts(hookFacts);
   const compactWithHooks = (target: Thread, trigger: 'manual' | 'auto') => compactAround(resources.hooks, trigger, target, () => compactThread(target, compaction));

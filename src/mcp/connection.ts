@@ -28,9 +28,27 @@ export interface ProcessHooks {
   onSpawn?: (pid: number) => void;
 }
 
+/**
+ * The protocol version the SDK's client asks for (its LATEST_PROTOCOL_VERSION; a test keeps the
+ * two equal). Known here without loading the SDK, so the transport can send initialize early.
+ */
+export const MCP_CLIENT_PROTOCOL_VERSION = '2025-11-25';
+
+/** What rig's client declares it can do. */
+export const MCP_CLIENT_CAPABILITIES = { elicitation: {} };
+
+/** The params of the client's initialize, exactly as the SDK's Client sends them. */
+export function initializeParams(clientInfo: { name: string; version: string }): Record<string, unknown> {
+  return { protocolVersion: MCP_CLIENT_PROTOCOL_VERSION, capabilities: MCP_CLIENT_CAPABILITIES, clientInfo };
+}
+
 /** The transport of a stdio server, not yet started (see StdioProcessTransport.spawnNow). */
-export function stdioTransportFor(server: McpStdioServer, where: { cwd: string; env: NodeJS.ProcessEnv; processHooks?: ProcessHooks }): StdioProcessTransport {
+export function stdioTransportFor(
+  server: McpStdioServer,
+  where: { cwd: string; env: NodeJS.ProcessEnv; processHooks?: ProcessHooks; clientInfo: { name: string; version: string } },
+): StdioProcessTransport {
   return new StdioProcessTransport({
+    earlyInitialize: initializeParams(where.clientInfo),
     command: server.command,
     args: server.args,
     env: { ...stdioServerEnv(server, where.env), ...where.processHooks?.env },
@@ -132,7 +150,7 @@ export class McpServerConnection {
 
   private createClient(): { client: Client; transport: Transport } {
     const { sdk } = this.ctx;
-    const client = new sdk.Client(this.ctx.clientInfo, { capabilities: { elicitation: {} } });
+    const client = new sdk.Client(this.ctx.clientInfo, { capabilities: MCP_CLIENT_CAPABILITIES });
     client.setRequestHandler(sdk.types.ElicitRequestSchema, async (request, extra) => {
       const handler = this.ctx.onElicitation;
       if (!handler) return { action: 'cancel' };

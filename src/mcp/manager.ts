@@ -17,6 +17,7 @@ import type {
 
 /** Codex waits this long for optional servers still starting when it builds a tool list. */
 export const DEFAULT_OPTIONAL_STARTUP_GRACE_MS = 1000;
+const DEFAULT_CLIENT_INFO = { name: 'rig', version: '0' };
 export const DEFAULT_RESTART_BACKOFF = { initialMs: 1000, maxMs: 30_000 };
 
 export interface McpManagerOptions {
@@ -93,7 +94,12 @@ export class McpConnectionManager {
     if (options.prelaunch !== false) {
       for (const [name, server] of enabled) {
         if (server.transport !== 'stdio') continue;
-        const transport = stdioTransportFor(server, { cwd: options.cwd, env, ...(options.processHooks ? { processHooks: options.processHooks } : {}) });
+        const transport = stdioTransportFor(server, {
+          cwd: options.cwd,
+          env,
+          clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+          ...(options.processHooks ? { processHooks: options.processHooks } : {}),
+        });
         // A failure to launch is reported by the server's start.
         void transport.spawnNow().catch(() => undefined);
         prelaunched.set(name, transport);
@@ -112,7 +118,7 @@ export class McpConnectionManager {
         sdk,
         cwd: options.cwd,
         env,
-        clientInfo: options.clientInfo ?? { name: 'rig', version: '0' },
+        clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
         ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
         ...(options.processHooks ? { processHooks: options.processHooks } : {}),
         restartBackoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,

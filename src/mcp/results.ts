@@ -14,6 +14,12 @@ export interface MapResultOptions {
   supportsImages?: boolean;
   maxOutputBytes?: number;
   maxImageBytes?: number;
+  /**
+   * Codex's rule (the native harness): structured content, when there is some, is sent as its
+   * compact JSON text instead of the content blocks. Otherwise the blocks are sent, and structured
+   * content only when no block is text (the spec asks servers to render it as text too).
+   */
+  structuredFirst?: boolean;
 }
 
 export interface MappedMcpResult {
@@ -30,13 +36,12 @@ export function mapMcpResult(result: McpCallToolResult, options: MapResultOption
   const maxText = options.maxOutputBytes ?? DEFAULT_MCP_OUTPUT_MAX_BYTES;
   let imageBudget = options.maxImageBytes ?? DEFAULT_MCP_IMAGE_MAX_BYTES;
   const parts: ContentPart[] = [];
-  const blocks = [...(result.content ?? [])];
-  // Structured content the server did not also render as text (the spec asks servers to) is
-  // shown as JSON, so the model sees it.
-  const hasText = blocks.some((b) => b.type === 'text');
-  if (result.structuredContent !== undefined && result.structuredContent !== null && !hasText) {
-    blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
-  }
+  // No wire has a tool-result field for JSON: structured content goes as its compact JSON text.
+  const structured = result.structuredContent !== undefined && result.structuredContent !== null;
+  const content = [...(result.content ?? [])];
+  const asJson: McpContentBlock = { type: 'text', text: JSON.stringify(result.structuredContent) };
+  const blocks: McpContentBlock[] =
+    structured && options.structuredFirst ? [asJson] : structured && !content.some((b) => b.type === 'text') ? [...content, asJson] : content;
   for (const block of blocks) {
     const image = imageOf(block);
     if (image) {

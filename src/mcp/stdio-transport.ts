@@ -8,6 +8,12 @@
 // spec), framed here, so a server can be launched while the SDK (~150 ms to import) still loads,
 // and its boot overlaps rig's own start. Whatever the server writes before a client listens is
 // kept and delivered when one does.
+//
+// For the same reason it sends `initialize` itself, the moment the process is spawned: a server
+// then boots and initializes while rig is still loading the SDK and building the thread, instead
+// of waiting for the SDK's client to ask. When the client later sends its own initialize (the same
+// params: see EarlyInitialize), the transport does not send it again but answers it with the
+// server's reply to the early one, under the client's request id.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -15,6 +21,12 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const STDERR_TAIL_BYTES = 8 * 1024;
 const STDERR_TAIL_LINES = 20;
+
+/** The request id of the transport's own initialize (the SDK's client numbers its requests from 0). */
+export const EARLY_INITIALIZE_ID = 'rig-early-initialize';
+
+/** The params of the initialize the client will send (protocol version, capabilities, client info). */
+export type EarlyInitialize = Record<string, unknown>;
 
 export interface StdioLaunch {
   command: string;
@@ -25,6 +37,8 @@ export interface StdioLaunch {
   exitGraceMs?: number;
   /** Told the server's pid (= its process group) once it runs, e.g. to track it for cleanup. */
   onSpawn?: (pid: number) => void;
+  /** Sent as `initialize` as soon as the process runs; the client's own initialize is answered with its reply. */
+  earlyInitialize?: EarlyInitialize;
 }
 
 export interface ExitInfo {
@@ -50,6 +64,15 @@ export class StdioProcessTransport implements Transport {
   private closing = false;
   private exited: Promise<void> | undefined;
   private launched: Promise<void> | undefined;
+  /** The server's reply to the early initialize, until the client asks for it. */
+  private earlyReply: JSONRPCMessage | undefined;
+  /** The id of the client's initialize, while it waits for the early reply. */
+  private clientInitializeId: string | number | undefined;
+  /** Whether the client's initialize params differed from the early ones (tests check it never does). */
+  earlyInitializeMismatch = false;
+  private earlyReplied!: () => void;
+  /** Settles when the server has answered the early initialize (never, without one). */
+  readonly earlyInitializeAnswered = new Promise<void>((resolve) => (this.earlyReplied = resolve));
 
   constructor(private readonly launch: StdioLaunch) {}
 
@@ -87,10 +110,14 @@ export class StdioProcessTransport implements Transport {
         reject(wrapped);
         this.onerror?.(wrapped);
       });
-      child.once('spawn', () => {
-        if (child.pid !== undefined) this.launch.onSpawn?.(child.pid);
+      // A pid means the process runs (Node reports a failed spawn with an 'error' event and no
+      // pid): the client may write to it at once, without waiting a turn of the event loop for
+      // 'spawn', which a busy loop (the rest of the thread being built) delays.
+      if (child.pid !== undefined) {
+        this.launch.onSpawn?.(child.pid);
+        if (this.launch.earlyInitialize) this.write({ jsonrpc: '2.0', id: EARLY_INITIALIZE_ID, method: 'initialize', params: this.launch.earlyInitialize } as JSONRPCMessage);
         resolve();
-      });
+      }
       child.once('exit', (code, signal) => (this.exitInfo = { code, signal }));
       child.once('close', () => {
         this.child = undefined;
@@ -135,12 +162,40 @@ export class StdioProcessTransport implements Transport {
         this.onerror?.(new Error(`the server wrote a line that is not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`));
         continue;
       }
+      if ((message as { id?: unknown }).id === EARLY_INITIALIZE_ID && this.launch.earlyInitialize) {
+        this.earlyReply = message as JSONRPCMessage;
+        this.earlyReplied();
+        this.answerClientInitialize();
+        continue;
+      }
       if (this.attached) this.onmessage?.(message as JSONRPCMessage);
       else this.early.push(message as JSONRPCMessage);
     }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    const request = message as { method?: string; id?: string | number; params?: unknown };
+    if (this.launch.earlyInitialize && request.method === 'initialize' && request.id !== undefined && this.clientInitializeId === undefined) {
+      if (JSON.stringify(request.params) !== JSON.stringify(this.launch.earlyInitialize)) this.earlyInitializeMismatch = true;
+      this.clientInitializeId = request.id;
+      if (!this.child?.stdin || this.child.stdin.destroyed) return Promise.reject(new Error('the server process is not running'));
+      this.answerClientInitialize();
+      return Promise.resolve();
+    }
+    return this.write(message);
+  }
+
+  /** The early reply, once both it and the client's initialize are there, under the client's id. */
+  private answerClientInitialize(): void {
+    const reply = this.earlyReply;
+    const id = this.clientInitializeId;
+    if (!reply || id === undefined) return;
+    this.earlyReply = undefined;
+    // Delivered on a later tick, as a reply read from the pipe would be (the client's send resolves first).
+    queueMicrotask(() => this.onmessage?.({ ...reply, id } as JSONRPCMessage));
+  }
+
+  private write(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error('the server process is not running'));
     return new Promise((resolve) => {

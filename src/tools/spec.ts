@@ -88,6 +88,8 @@ export interface McpCallRequest {
   /** The model-visible tool name the call came in under. */
   modelName?: string;
   callId?: string;
+  /** Send structured content in place of the content blocks (Codex's serialization; the native harness). */
+  structuredFirst?: boolean;
 }
 
 export interface ToolCapabilities {

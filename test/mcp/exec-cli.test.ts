@@ -96,13 +96,75 @@ describe.each<MockWire>(['responses', 'chat', 'messages'])('rig exec --json with
     expect(requests).toHaveLength(4);
     const first = toolResult(wire, requests[1]!.body);
     expect(first).toEqual({ callId: ids[0], text: 'Echo: over stdio' });
-    // The image goes back in the wire's own tool-result shape; Chat Completions tool messages take text only.
-    const withImage = JSON.stringify(requests[3]!.body);
-    if (wire === 'responses') expect(withImage).toMatch(/"type":"input_image","image_url":"data:image\/png;base64,/);
-    if (wire === 'messages') expect(withImage).toMatch(/"type":"image","source":\{"type":"base64","media_type":"image\/png"/);
-    if (wire === 'chat') expect(withImage).toContain('[image]');
+    // The image goes back in the wire's own tool-result shape, its bytes unchanged.
+    const image = (items[2]!['result'] as { content: { type: string; data?: string; mimeType?: string }[] }).content.find((c) => c.type === 'image')!;
+    expect(image.mimeType).toBe('image/png');
+    expect(image.data!.length).toBeGreaterThan(50);
+    const dataUrl = `data:image/png;base64,${image.data}`;
+    const sent = requests[3]!.body as any;
+    if (wire === 'responses') {
+      const output = sent.input.find((item: any) => item.type === 'function_call_output' && item.call_id === ids[2]);
+      expect(output.output).toContainEqual({ type: 'input_image', image_url: dataUrl });
+    }
+    if (wire === 'messages') {
+      const block = sent.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === 'tool_result' && b.tool_use_id === ids[2]);
+      expect(block.content).toContainEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: image.data } });
+    }
+    if (wire === 'chat') {
+      // Tool messages take text only: the tool message names the image, a user message right
+      // after the tool results carries it as an image_url part.
+      const at = sent.messages.findIndex((m: any) => m.role === 'tool' && m.tool_call_id === ids[2]);
+      const tool = sent.messages[at];
+      expect(typeof tool.content).toBe('string');
+      expect(tool.content).toContain('[image: sent in the next user message]');
+      expect(tool.content).not.toContain(image.data!.slice(0, 40));
+      expect(sent.messages[at + 1]).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: `The image returned by tool call ${ids[2]}:` },
+          { type: 'image_url', image_url: { url: dataUrl } },
+        ],
+      });
+      expect(sent.messages).toHaveLength(at + 2);
+    }
     const body = JSON.stringify(requests[0]!.body);
     for (const name of ['mcp__everything__echo', 'mcp__files__list_directory', 'mcp__web__add', 'list_mcp_resources']) expect(body).toContain(`"${name}"`);
+  });
+});
+
+/** The text of the tool result answering `callId` in a request body of `wire`. */
+function resultText(wire: MockWire, body: any, callId: string): string {
+  const join = (content: any) => (typeof content === 'string' ? content : content.map((p: any) => p.text ?? '').join(''));
+  if (wire === 'responses') return join(body.input.find((item: any) => item.type === 'function_call_output' && item.call_id === callId).output);
+  if (wire === 'chat') return join(body.messages.find((m: any) => m.role === 'tool' && m.tool_call_id === callId).content);
+  const block = body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === 'tool_result' && b.tool_use_id === callId);
+  return join(block.content);
+}
+
+describe.each<MockWire>(['responses', 'chat', 'messages'])('large and structured MCP results on the %s wire', (wire) => {
+  test("an oversized result is cut with a marker; structured content goes as Codex's compact JSON", async () => {
+    const before = mock.requests.length;
+    const ids = wire === 'messages' ? ['toolu_big', 'toolu_weather', 'toolu_read'] : ['call_big', 'call_weather', 'call_read'];
+    const big = 'x'.repeat(100_000);
+    mock.enqueue(
+      { toolCalls: [{ id: ids[0]!, name: 'mcp__everything__echo', arguments: { message: big } }] },
+      { toolCalls: [{ id: ids[1]!, name: 'mcp__everything__get_structured_content', arguments: { location: 'Chicago' } }] },
+      // server-filesystem answers with text and structuredContent {content}: Codex sends the latter.
+      { toolCalls: [{ id: ids[2]!, name: 'mcp__files__read_text_file', arguments: { path: path.join(repo, 'note.txt') } }] },
+      { text: 'done' },
+    );
+    const run = await runRig(['exec', '--json', '--harness', 'native', 'use the tools'], { cwd: repo, home: home(wire) });
+    expect(run.code).toBe(0);
+    const items = mcpItems(jsonLines(run.stdout));
+    const weather = items.find((item) => item['tool'] === 'get-structured-content')!;
+    const structured = (weather['result'] as { structured_content: unknown }).structured_content;
+    expect(structured).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
+    const requests = mock.requests.slice(before);
+    const cut = resultText(wire, requests[1]!.body, ids[0]!);
+    const total = Buffer.byteLength(`Echo: ${big}`);
+    expect(cut).toBe(`Echo: ${big}`.slice(0, 64 * 1024) + `\n[... MCP output truncated: ${total - 64 * 1024} of ${total} bytes omitted ...]`);
+    expect(resultText(wire, requests[2]!.body, ids[1]!)).toBe(JSON.stringify(structured));
+    expect(resultText(wire, requests[3]!.body, ids[2]!)).toBe('{"content":"alpha\\n"}');
   });
 });
 

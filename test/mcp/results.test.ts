@@ -18,9 +18,16 @@ describe('mapMcpResult', () => {
     expect(mapMcpResult(result, { supportsImages: true, maxImageBytes: 3 }).output).toBe('see\n<image omitted: image/png, 4 base64 bytes, over the size limit>');
   });
 
-  it('structured content without text is shown as JSON; with text the text is used', () => {
+  it("structured content goes as its compact JSON: in place of the blocks by Codex's rule, else only when no block is text", () => {
+    const both = { content: [{ type: 'text', text: 'forty-two' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }], structuredContent: { n: 42 } };
+    expect(mapMcpResult(both, { supportsImages: true, structuredFirst: true }).output).toBe('{"n":42}');
+    expect(mapMcpResult(both, { supportsImages: true }).output).toEqual([
+      { type: 'input_text', text: 'forty-two' },
+      { type: 'input_image', image_url: 'data:image/png;base64,AAAA' },
+    ]);
     expect(mapMcpResult({ content: [], structuredContent: { n: 42 } }).output).toBe('{"n":42}');
-    expect(mapMcpResult({ content: [{ type: 'text', text: 'forty-two' }], structuredContent: { n: 42 } }).output).toBe('forty-two');
+    expect(mapMcpResult({ content: [{ type: 'text', text: 'forty-two' }], structuredContent: null }, { structuredFirst: true }).output).toBe('forty-two');
+    expect(mapMcpResult({ content: [], structuredContent: { s: 'x'.repeat(20) } }, { maxOutputBytes: 10, structuredFirst: true }).output).toBe('{"s":"xxxx\n[... MCP output truncated: 18 of 28 bytes omitted ...]');
     expect(mapMcpResult({ content: [], structuredContent: { n: 42 } }).item.structured_content).toEqual({ n: 42 });
   });
 

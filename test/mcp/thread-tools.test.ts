@@ -72,9 +72,32 @@ describe('MCP tools in threads', () => {
     expect(outputText(outputFor(t.client.requests[2], 'c1'))).toBe('loaded');
   });
 
+  it('defers them behind tool_search in qwen-code and runs them through tool_call, as Qwen Code does', async () => {
+    const t = await thread({
+      home: tempDir(),
+      cwd: tempDir(),
+      toml: fixture('my-srv', 'required = true'),
+      steps: [
+        callTools(call('tool_search', { query: 'select:mcp__my-srv__echo' }, 'c0')),
+        callTools(call('tool_call', { name: 'mcp__my-srv__echo', arguments: { text: 'through tool_call' } }, 'c1')),
+        say('done'),
+      ],
+      request: { overrides: { harness: 'qwen-code' } },
+    });
+    await t.thread.startTurn({ text: 'go' }).done;
+    // Qwen Code's declaration list never changes: MCP tools are found by search, run by tool_call.
+    for (const request of t.client.requests) expect(toolNames(request).some((n) => n.startsWith('mcp__'))).toBe(false);
+    expect(toolNames(t.client.requests[0])).toEqual(expect.arrayContaining(['tool_search', 'tool_call']));
+    const found = outputText(outputFor(t.client.requests[1], 'c0'));
+    expect(found).toContain('"name":"mcp__my-srv__echo"');
+    expect(found).toContain('"properties":{"text":{"type":"string"}}');
+    expect(outputText(outputFor(t.client.requests[2], 'c1'))).toBe('through tool_call');
+    const [item] = mcpItems(t.events());
+    expect(item).toMatchObject({ server: 'my-srv', tool: 'echo', arguments: { text: 'through tool_call' }, status: 'completed' });
+  });
+
   it.each([
     ['claude-code-bare', 'mcp__my-srv__echo'],
-    ['qwen-code', 'mcp__my-srv__echo'],
     ['opencode', 'my-srv_echo'],
     ['native', 'mcp__my_srv__echo'],
   ])('names the tools the way %s does', async (harness, expected) => {

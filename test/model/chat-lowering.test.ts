@@ -142,3 +142,29 @@ describe('chat lowering', () => {
     `);
   });
 });
+
+describe('chat lowering of images in tool results', () => {
+  it('names each image in the tool message and sends them in one user message after the run of tool results', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const body = buildChatBody({
+      model: 'm',
+      instructions: '',
+      tools: [],
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'look' }] },
+        { type: 'function_call', call_id: 'a', name: 'Read', arguments: '{"file_path":"/x.png"}' },
+        { type: 'function_call', call_id: 'b', name: 'Read', arguments: '{"file_path":"/y.txt"}' },
+        { type: 'function_call_output', call_id: 'a', output: [{ type: 'input_text', text: 'x.png:' }, { type: 'input_image', image_url: png }] },
+        { type: 'function_call_output', call_id: 'b', output: 'plain text' },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'next' }] },
+      ],
+    } as never);
+    const messages = body['messages'] as Record<string, unknown>[];
+    expect(messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'a', content: 'x.png:\n[image: sent in the next user message]' },
+      { role: 'tool', tool_call_id: 'b', content: 'plain text' },
+      { role: 'user', content: [{ type: 'text', text: 'The image returned by tool call a:' }, { type: 'image_url', image_url: { url: png } }] },
+      { role: 'user', content: 'next' },
+    ]);
+  });
+});

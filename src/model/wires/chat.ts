@@ -14,7 +14,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure, isCompleteJson } from './output-limit.js';
-import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage } from './shared-types.js';
+import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage, ToolOutput } from './shared-types.js';
 import type { WireShape } from '../types.js';
 import type { ResolvedCompat } from '../compat.js';
 import {
@@ -91,6 +91,24 @@ function messageRole(role: 'user' | 'system' | 'developer', first: boolean, comp
   return mapped;
 }
 
+/**
+ * A tool result as Chat Completions takes it: tool messages carry text only, so each image is named
+ * in the text and itself moved to `images`, which go out in a user message after the tool results
+ * (as the agents that speak this wire do: the model sees the image, told which call it came from).
+ */
+function chatToolOutput(callId: string, output: ToolOutput, images: ContentPart[]): string {
+  if (typeof output === 'string' || !output.some((part) => part.type === 'input_image')) return toolOutputText(output);
+  const count = output.filter((part) => part.type === 'input_image').length;
+  images.push({ type: 'input_text', text: `${count === 1 ? 'The image' : `The ${count} images`} returned by tool call ${callId}:` });
+  return output
+    .map((part) => {
+      if (part.type !== 'input_image') return part.text;
+      images.push(part);
+      return '[image: sent in the next user message]';
+    })
+    .join('\n');
+}
+
 /** Consecutive assistant-side items (reasoning, text, tool calls) form one assistant message. */
 function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -110,7 +128,15 @@ function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessa
     assistant = undefined;
   };
   const open = (): NonNullable<typeof assistant> => (assistant ??= { content: '', reasoning: '' });
+  // Images of tool results wait for the end of the run of tool messages (nothing may come between
+  // an assistant's tool calls and their results), then follow as one user message.
+  const toolImages: ContentPart[] = [];
+  const flushToolImages = (): void => {
+    if (toolImages.length === 0) return;
+    messages.push({ role: 'user', content: userContent(toolImages.splice(0), 'parts') } as ChatMessage);
+  };
   for (const item of request.input) {
+    if (item.type !== 'function_call_output' && item.type !== 'custom_tool_call_output') flushToolImages();
     switch (item.type) {
       case 'message':
         if (item.role === 'assistant') {
@@ -143,11 +169,12 @@ function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessa
       case 'function_call_output':
       case 'custom_tool_call_output':
         flush();
-        messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolOutputText(item.output) });
+        messages.push({ role: 'tool', tool_call_id: item.call_id, content: chatToolOutput(item.call_id, item.output, toolImages) });
         break;
     }
   }
   flush();
+  flushToolImages();
   return messages;
 }
 

@@ -35,6 +35,18 @@ function extraDeferredTools(threadState: Map<string, unknown>): DeferredToolEntr
   return list ? list() : [];
 }
 
+const CALLABLE_KEY = 'harness.extraCallableTools';
+
+/** Lets tool_call reach tools that are not the profile's own (a thread's MCP tools, in Qwen Code). */
+export function setExtraCallableTools(threadState: Map<string, unknown>, lookup: (name: string) => ToolSpec | undefined): void {
+  threadState.set(CALLABLE_KEY, lookup);
+}
+
+function extraCallableTool(threadState: Map<string, unknown>, name: string): ToolSpec | undefined {
+  const lookup = threadState.get(CALLABLE_KEY) as ((name: string) => ToolSpec | undefined) | undefined;
+  return lookup?.(name);
+}
+
 function describeTool(tool: DeferredToolEntry): string {
   return JSON.stringify({ name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? {} });
 }
@@ -86,7 +98,7 @@ export function createToolCallTool(tool: ResolvedTool, lookup: (name: string) =>
     { description: 'Call a tool by name.', parameters: { type: 'object', properties: { name: { type: 'string' }, arguments: { type: 'object' } }, required: ['name', 'arguments'] }, parallelSafe: false },
     async (args, ctx) => {
       const name = stringArg(args, 'name') ?? '';
-      const target = name === tool.name ? undefined : lookup(name);
+      const target = name === tool.name ? undefined : (lookup(name) ?? extraCallableTool(ctx.threadState, name));
       if (!target) return fail(`Unknown tool "${name}". Use tool_search to find tools.`);
       return target.handle(asArgs(args['arguments']), ctx);
     },

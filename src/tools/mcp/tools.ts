@@ -42,6 +42,7 @@ export class McpToolSet {
   private builtFor = -1;
   private specs: ToolSpec[] = [];
   private byName = new Map<string, ToolSpec>();
+  private refs = new Map<string, { server: string; tool: string }>();
 
   constructor(
     private readonly mcp: ThreadMcp,
@@ -54,6 +55,12 @@ export class McpToolSet {
   current(): ToolSpec[] {
     this.rebuildIfChanged();
     return this.specs;
+  }
+
+  /** The server and tool behind a model-visible name (resource helpers are no server's tools). */
+  ref(name: string): { server: string; tool: string } | undefined {
+    this.rebuildIfChanged();
+    return this.refs.get(name);
   }
 
   get(name: string): ToolSpec | undefined {
@@ -71,11 +78,14 @@ export class McpToolSet {
       this.convention,
     );
     const specs: ToolSpec[] = [];
+    const refs = new Map<string, { server: string; tool: string }>();
     for (const { server, tool, name } of named) {
       const info = byRef.get(`${server}\u0000${tool}`);
       if (!info || this.reserved.has(name)) continue;
       specs.push(this.toolSpec(name, info));
+      refs.set(name, { server, tool });
     }
+    this.refs = refs;
     if (this.mcp.hasServers) {
       for (const spec of resourceToolSpecs(this.mcp)) if (!this.reserved.has(spec.name)) specs.push(spec);
     }
@@ -95,7 +105,14 @@ export class McpToolSet {
         const call = ctx.caps.callMcp;
         if (!call) return { output: `MCP tool ${name} cannot be called here: this thread has no MCP client`, success: false };
         const argumentsObject = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-        return call({ server: info.server, tool: info.name, arguments: argumentsObject, modelName: name, ...(ctx.callId ? { callId: ctx.callId } : {}) });
+        return call({
+          server: info.server,
+          tool: info.name,
+          arguments: argumentsObject,
+          modelName: name,
+          ...(ctx.callId ? { callId: ctx.callId } : {}),
+          ...(this.convention === 'codex' ? { structuredFirst: true } : {}),
+        });
       },
     };
   }

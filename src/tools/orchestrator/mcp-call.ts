@@ -180,7 +180,7 @@ class McpCallRuntime implements Runtime<ToolResult> {
       this.finish({ error: { message } });
       return { output: message, success: false };
     }
-    const mapped = mapMcpResult(outcome.result, { supportsImages: true });
+    const mapped = mapMcpResult(outcome.result, { supportsImages: true, ...(this.request.structuredFirst ? { structuredFirst: true } : {}) });
     this.finish(mapped.success ? { result: mapped.item } : { result: mapped.item, error: { message: firstText(mapped.output) } });
     return { output: notes ? appendText(mapped.output, notes) : mapped.output, success: mapped.success };
   }
