@@ -166,6 +166,6 @@ function undoTurns(port: EnginePort, args: string): CommandResult {
   const lines = [`undid ${plan.turns.length === 1 ? 'the last turn' : `${plan.turns.length} turns`}: ${result.restored.length === 0 ? 'no file put back' : `put back ${result.restored.map(show).join(', ')}`}`];
   if (result.skipped.length > 0) lines.push(`left as they are, changed since the turn: ${result.skipped.map(show).join(', ')} (\`/undo --force\` puts them back too)`);
   if (result.unrestorable.length > 0) lines.push(`not kept, so not restorable: ${result.unrestorable.map(show).join(', ')}`);
-  lines.push('the model is not told: say so in your next message if it should know');
+  if (result.restored.length > 0) lines.push('the model is told with your next message');
   return { text: lines.join('\n\n') };
 }
