@@ -29,6 +29,7 @@ import { loadHighlighter } from './view/highlighter.js';
 import { SPINNER_INTERVAL_MS } from './view/live.js';
 import type { Pager } from './view/pager.js';
 import { ThreadPicker } from './view/picker.js';
+import type { Chooser } from './view/rewind-chooser.js';
 import { handleKey } from './keymap.js';
 import { runSlashCommand } from './slash.js';
 import { openPager, renderTranscript } from './transcript-view.js';
@@ -82,6 +83,8 @@ export class TuiApp {
   pager: Pager | undefined;
   /** The thread picker, while open (it takes the composer's place). */
   picker: ThreadPicker | undefined;
+  /** A chooser a command opened (/rewind's), while open; it takes the composer's place too. */
+  chooser: Chooser | undefined;
   /** Whether the session has a thread yet (not while the start-up picker is open). */
   private pickingAtStart = false;
   focused = true;
@@ -294,7 +297,7 @@ export class TuiApp {
       now: this.now(),
       plain: Boolean(this.options.plain),
       ...(banner ? { banner } : {}),
-      ...(this.picker ? { picker: this.picker } : {}),
+      ...(this.picker || this.chooser ? { picker: (this.picker ?? this.chooser)! } : {}),
     });
     return { lines: layout.lines.map((line) => serialize(line, this.options.caps)), ...(layout.cursor ? { cursor: layout.cursor } : {}) };
   }

@@ -1,10 +1,11 @@
 // The session's slash commands over the engine: settings (/model, /harness, /approvals), the
-// thread (/status, /compact, /rename, /diff, /init, /plan, /undo) and switching threads (/new, /resume, /fork).
+// thread (/status, /compact, /rename, /diff, /init, /plan, /undo, /rewind) and switching threads (/new, /resume, /fork).
 // The TUI adds its own (/help, /copy, /reflow, /quit) and refuses unknown words.
 import type { SettingsUpdate, ThreadSettingsView } from '../../protocol/index.js';
 import type { EnginePort } from './engine-port.js';
 import type { CommandResult, SlashCommandSpec } from './session-port.js';
 import { formatTokens } from './view/status-line.js';
+import { runRewind } from './engine-rewind.js';
 import { applyTurnUndo, loadedCheckpoints, planTurnUndo } from '../../core/undo.js';
 
 export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
@@ -19,6 +20,7 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'fork', description: 'copy a stored thread (this one by default with "this") and continue the copy', args: '[id|this]' },
   { name: 'diff', description: "the files this session changed (/diff turn: the last turn's)", args: '[turn]' },
   { name: 'undo', description: "put back the files the last turn changed (N turns; --force: also files changed since)", args: '[N] [--force]' },
+  { name: 'rewind', description: 'go back to before a turn: its files, the conversation, or both (choose from a list)', args: '[turn files|conversation|both]' },
   { name: 'rename', description: 'name the thread', args: '<name>' },
   { name: 'init', description: 'have the model write an AGENTS.md for this project' },
 ];
@@ -101,6 +103,8 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
     }
     case 'undo':
       return undoTurns(port, args);
+    case 'rewind':
+      return runRewind(port, args);
     case 'rename':
       if (args === '') return { error: 'give the thread a name: /rename NAME' };
       handle.setName(args);

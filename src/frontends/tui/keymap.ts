@@ -31,6 +31,12 @@ export function handleKey(app: TuiApp, event: InputEvent): void {
     else if (result) app.closePicker(result.chosen);
     return;
   }
+  if (app.chooser && !modal) {
+    const result = app.chooser.handle(event);
+    if (result) app.chooser = undefined;
+    if (result && result !== 'cancel') app.runCommand(result.command);
+    return;
+  }
   if (modal) {
     const answer = event.type === 'key' && isCtrl(event, 'c') ? ({ decision: 'abort' } as const) : modal.handle(event);
     if (answer) answerApproval(app, modal, answer);

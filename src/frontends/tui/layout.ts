@@ -11,7 +11,7 @@ import { renderPlan } from './view/items.js';
 import { renderQueue, renderRunningCommand, renderWorking, spinnerFrame } from './view/live.js';
 import { renderStatusLine } from './view/status-line.js';
 import { theme } from './view/theme.js';
-import type { ThreadPicker } from './view/picker.js';
+import type { Chooser } from './view/rewind-chooser.js';
 
 export interface LayoutInput {
   state: TuiState;
@@ -23,8 +23,8 @@ export interface LayoutInput {
   plain: boolean;
   /** Shown above the composer while editing an earlier message (Esc Esc). */
   banner?: string;
-  /** The thread picker, shown in the composer's place. */
-  picker?: ThreadPicker;
+  /** The thread picker or a command's chooser, shown in the composer's place. */
+  picker?: Pick<Chooser, 'render'>;
 }
 
 export interface LiveLayout {
@@ -47,7 +47,7 @@ export function layoutLive(input: LayoutInput): LiveLayout {
   const modal = state.approvals[0];
   if (input.picker && !modal) {
     const rendered = input.picker.render(width, Math.max(4, maxRows - 2));
-    cursor = rendered.cursor;
+    if (rendered.cursor) cursor = rendered.cursor;
     bottom.push(...rendered.lines);
   } else if (modal) {
     const rendered = modal.render(width, Math.max(3, maxRows - 2));
