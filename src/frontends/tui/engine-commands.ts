@@ -1,11 +1,12 @@
 // The session's slash commands over the engine: settings (/model, /harness, /approvals), the
-// thread (/status, /compact, /rename, /diff, /init, /plan, /undo, /rewind) and switching threads (/new, /resume, /fork).
+// thread (/status, /compact, /rename, /diff, /init, /plan, /undo, /rewind, /mcp) and switching threads (/new, /resume, /fork).
 // The TUI adds its own (/help, /copy, /reflow, /quit) and refuses unknown words.
 import type { SettingsUpdate, ThreadSettingsView } from '../../protocol/index.js';
 import type { EnginePort } from './engine-port.js';
 import type { CommandResult, SlashCommandSpec } from './session-port.js';
 import { formatTokens } from './view/status-line.js';
 import { runRewind } from './engine-rewind.js';
+import { mcpStatusText } from './engine-mcp.js';
 import { applyTurnUndo, loadedCheckpoints, planTurnUndo } from '../../core/undo.js';
 
 export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
@@ -21,6 +22,7 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'diff', description: "the files this session changed (/diff turn: the last turn's)", args: '[turn]' },
   { name: 'undo', description: "put back the files the last turn changed (N turns; --force: also files changed since)", args: '[N] [--force]' },
   { name: 'rewind', description: 'go back to before a turn: its files, the conversation, or both (choose from a list)', args: '[turn files|conversation|both]' },
+  { name: 'mcp', description: "the thread's MCP servers: status, errors and tools" },
   { name: 'rename', description: 'name the thread', args: '<name>' },
   { name: 'init', description: 'have the model write an AGENTS.md for this project' },
 ];
@@ -105,6 +107,8 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
       return undoTurns(port, args);
     case 'rewind':
       return runRewind(port, args);
+    case 'mcp':
+      return mcpStatusText(port);
     case 'rename':
       if (args === '') return { error: 'give the thread a name: /rename NAME' };
       handle.setName(args);

@@ -210,7 +210,7 @@ export class EnginePort implements SessionPort {
   }
 
   async answerApproval(requestId: string, answer: ApprovalAnswer): Promise<void> {
-    (await this.ready()).answerApproval(requestId, answer.decision, answer.feedback ? { feedback: answer.feedback } : {});
+    (await this.ready()).answerApproval(requestId, answer.decision, { ...(answer.feedback ? { feedback: answer.feedback } : {}), ...(answer.content ? { content: answer.content } : {}) });
   }
 
   async editMessage(userMessageId: string, input: UserInput): Promise<void> {

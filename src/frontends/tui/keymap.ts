@@ -225,11 +225,17 @@ function answerApproval(app: TuiApp, modal: ApprovalModal, answer: ApprovalAnswe
     abort: 'declined and stopped the turn',
   };
   const approved = answer.decision === 'approve' || answer.decision === 'approve_for_session' || answer.decision === 'approve_always';
+  if (request.kind === 'mcp_elicitation') {
+    verdict.approve = answer.content ? `answered ${request.server}'s form` : `accepted ${request.server}'s request`;
+    verdict.deny = `declined ${request.server}'s request`;
+    verdict.abort = `cancelled ${request.server}'s request`;
+  }
+  const shown = request.kind === 'mcp_elicitation' ? (answer.content ? JSON.stringify(answer.content) : request.message) : what;
   state.noteLines((context): Line[] =>
     wrap(
       [
         { text: `You ${verdict[answer.decision]}: `, style: approved ? theme.success : theme.error },
-        { text: what, style: theme.bold },
+        { text: shown, style: theme.bold },
         ...(answer.feedback ? [{ text: ` — ${answer.feedback}`, style: theme.dim }] : []),
       ],
       { width: context.width, mode: context.mode, first: [{ text: approved ? '✔ ' : '✗ ', style: approved ? theme.success : theme.error }], rest: [{ text: '  ' }] },
