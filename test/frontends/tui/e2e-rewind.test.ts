@@ -1,7 +1,8 @@
 // /rewind in the real `rig` (tmux, loopback mock, temp RIG_HOME, sandboxed harmless commands):
 // the turns newest first with the files each changed, then files / conversation / both with a
 // preview; files put back, a file the user changed since reported and left; the model told; the
-// conversation rewound into a fork with the turn's prompt back in the input.
+// conversation rewound into a fork with the turn's prompt back in the input, its history showing
+// commands as they looked live.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -99,6 +100,10 @@ test.skipIf(!hasTmux)('/rewind conversation only: a fork without the turn and la
   rig.keys('Enter');
   await rig.waitFor(/the conversation continues in thread [0-9a-f-]{36}, a copy of\s+[0-9a-f-]{36} up to\s+before turn 2/);
   await rig.waitFor(/› write two/);
+  // The fork's history shows the commands as they looked live, not the framing the model was sent.
+  const replayed = rig.history();
+  expect(replayed).toMatch(/Ran sed -i 's\/hello\/hello one\/' README\.md/);
+  expect(replayed).not.toMatch(/Chunk ID|Wall time|Process exited with code/);
   mock.enqueue({ text: 'written again' });
   rig.keys('Enter');
   await rig.waitFor('written again');
