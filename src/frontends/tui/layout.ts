@@ -2,7 +2,10 @@
 // plan, the spinner), queued messages, a notice, then the approval modal or the composer with its
 // popup, and the status line. It never takes more than the screen's height minus one row, so
 // the screen never scrolls under it; what does not fit is cut from the top of the activity.
+import type { TuiApp } from './app.js';
 import type { Composer } from './input/composer.js';
+import type { LiveFrame } from './terminal/renderer.js';
+import { serialize } from './text/styled.js';
 import type { TuiState } from './state.js';
 import type { Line } from './text/styled.js';
 import { overlayCaret, truncateLine } from './text/wrap.js';
@@ -25,6 +28,23 @@ export interface LayoutInput {
   banner?: string;
   /** The thread picker or a command's chooser, shown in the composer's place. */
   picker?: Pick<Chooser, 'render'>;
+}
+
+/** The app's live region now, serialized for the renderer. */
+export function liveFrame(app: TuiApp): LiveFrame {
+  const banner = app.editing !== undefined ? `editing an earlier message: Enter sends it there (the thread forks) · Esc goes further back · Ctrl+C cancels` : undefined;
+  const chooser = app.picker ?? app.chooser;
+  const layout = layoutLive({
+    state: app.state,
+    composer: app.composer,
+    width: app.terminal.columns,
+    rows: app.terminal.rows,
+    now: app.now(),
+    plain: Boolean(app.options.plain),
+    ...(banner ? { banner } : {}),
+    ...(chooser ? { picker: chooser } : {}),
+  });
+  return { lines: layout.lines.map((line) => serialize(line, app.options.caps)), ...(layout.cursor ? { cursor: layout.cursor } : {}) };
 }
 
 export interface LiveLayout {
