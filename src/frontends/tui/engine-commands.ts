@@ -5,9 +5,6 @@ import type { SettingsUpdate, ThreadSettingsView } from '../../protocol/index.js
 import type { EnginePort } from './engine-port.js';
 import type { CommandResult, SlashCommandSpec } from './session-port.js';
 import { formatTokens } from './view/status-line.js';
-import { runRewind } from './engine-rewind.js';
-import { mcpStatusText } from './engine-mcp.js';
-import { applyTurnUndo, loadedCheckpoints, planTurnUndo } from '../../core/undo.js';
 
 export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'model', description: 'show or change the model and its reasoning effort (from the next turn)', args: '[model] [effort]' },
@@ -103,12 +100,14 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
       if (changes.length === 0) return { text: args === 'turn' ? 'the last turn changed no files' : 'this session has changed no files yet' };
       return { items: changes.map((change) => change.item) };
     }
+    // Undo, rewind and MCP code (checkpoints, the diff library, the rollout store) loads when a
+    // command needs it, not before the first frame.
     case 'undo':
       return undoTurns(port, args);
     case 'rewind':
-      return runRewind(port, args);
+      return (await import('./engine-rewind.js')).runRewind(port, args);
     case 'mcp':
-      return mcpStatusText(port);
+      return (await import('./engine-mcp.js')).mcpStatusText(port);
     case 'rename':
       if (args === '') return { error: 'give the thread a name: /rename NAME' };
       handle.setName(args);
@@ -153,13 +152,14 @@ function statusText(port: EnginePort): string {
 }
 
 /** /undo [N] [--force]: the files the newest N turns changed, as they were before them. */
-function undoTurns(port: EnginePort, args: string): CommandResult {
+async function undoTurns(port: EnginePort, args: string): Promise<CommandResult> {
   const handle = port.handle;
   if (handle.isRunning) return { error: 'a turn is running: wait for it (or press Esc) before undoing' };
   const words = args.split(/\s+/).filter(Boolean);
   const force = words.includes('--force');
   const rest = words.filter((word) => word !== '--force');
   if (rest.length > 1 || (rest[0] !== undefined && !/^[1-9]\d*$/.test(rest[0]))) return { error: `/undo takes a number of turns and --force; got "${args}"` };
+  const { applyTurnUndo, loadedCheckpoints, planTurnUndo } = await import('../../core/undo.js');
   const source = loadedCheckpoints(handle);
   if (!source) return { error: 'this thread keeps no checkpoints, so there is nothing to undo' };
   let plan;
