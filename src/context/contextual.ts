@@ -29,6 +29,8 @@ export const CONTEXT_FRAGMENT_TAGS: readonly string[] = [
   // A skill's body loaded for a `$name` mention, and text hooks added (core/hook-points.ts).
   '<skill>',
   '<hook_context',
+  // What an undo put back (core/undo-notes.ts).
+  '<undo_notice>',
 ];
 
 export function isContextFragmentText(text: string): boolean {

@@ -179,12 +179,27 @@ function commandItem(id: string, command: string, output: OutputItem | undefined
   const base = { id, type: 'command_execution' as const, command };
   if (!output || text === undefined) return { ...base, aggregated_output: '', exit_code: null, status: 'failed' };
   const code = /Process exited with code (-?\d+)/.exec(text) ?? /^Exit code: (-?\d+)/m.exec(text);
+  const shown = commandOutput(text);
   if (code) {
     const exit = Number(code[1]);
-    return { ...base, aggregated_output: text, exit_code: exit, status: exit === 0 ? 'completed' : 'failed' };
+    return { ...base, aggregated_output: shown, exit_code: exit, status: exit === 0 ? 'completed' : 'failed' };
   }
-  if (/Process running with session ID/.test(text)) return { ...base, aggregated_output: text, exit_code: null, status: 'in_progress' };
-  return { ...base, aggregated_output: text, exit_code: null, status: output.is_error ? 'failed' : 'completed' };
+  if (/Process running with session ID/.test(text)) return { ...base, aggregated_output: shown, exit_code: null, status: 'in_progress' };
+  return { ...base, aggregated_output: shown, exit_code: null, status: output.is_error ? 'failed' : 'completed' };
+}
+
+/** Header lines exec_command, write_stdin and shell put before a command's output for the model. */
+const FRAMING_LINE = /^(Chunk ID: |Wall time: |Process exited with code |Process running with session ID |Original token count: |Exit code: |Total output lines: |Note: session \d+ was closed|command timed out after )/;
+
+/**
+ * What the command printed, as a live command item carries it: the framing the model was sent
+ * (chunk id, wall time, exit code, token count, "Output:") is taken off when the text has it.
+ */
+function commandOutput(text: string): string {
+  const lines = text.split('\n');
+  const marker = lines.indexOf('Output:');
+  if (marker < 0 || !lines.slice(0, marker).every((line) => FRAMING_LINE.test(line))) return text;
+  return lines.slice(marker + 1).join('\n');
 }
 
 function parseArgs(text: string): Record<string, unknown> | undefined {

@@ -274,6 +274,11 @@ export class ThreadHandle {
     return this.parts.resources.checkpoints;
   }
 
+  /** The thread's MCP servers, when any are configured (their states and tools: core/mcp-status.ts). */
+  get mcp(): ThreadResources['mcp'] {
+    return this.parts.resources.mcp;
+  }
+
   /** @internal the thread's hooks, for the sub-agent runtime's SubagentStart / SubagentStop. */
   get hooks(): ThreadHooks | undefined {
     return this.parts.resources.hooks;

@@ -6,6 +6,7 @@ import { runNotify } from '../hooks/index.js';
 import type { PromptVerdict, ThreadExtensions, TurnExtension, TurnResult } from './thread-types.js';
 import { hookContextItem, type ThreadHooks } from './hook-points.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
+import { takeUndoNotes } from './undo-notes.js';
 
 export interface ExtensionParts {
   threadId: string;
@@ -35,7 +36,7 @@ export class ThreadExtensionSet implements ThreadExtensions {
       ...(recording ? { services: { checkpoint: recording } } : {}),
       beforePrompt: (input: UserInput): PromptVerdict | Promise<PromptVerdict> => {
         inputs.push(input.text);
-        const items: ConversationItem[] = [...(hooks?.takeQueuedContext() ?? [])];
+        const items: ConversationItem[] = [...(hooks?.takeQueuedContext() ?? []), ...(checkpoints ? takeUndoNotes(checkpoints.store.dir, this.parts.cwd) : [])];
         const mentioned = mentionItems?.(input.text) ?? [];
         if (!hooks?.has('UserPromptSubmit')) return { items: [...items, ...mentioned] };
         return hooks.run('UserPromptSubmit', { prompt: input.text }, turnId, signal).then((submitted): PromptVerdict => {

@@ -7,6 +7,7 @@ import { applyRestore, CheckpointStore, checkpointDirForRollout, planUndo, type 
 import { locateRollout, type ResumeTarget } from './session-resume.js';
 import { turnNumber } from './checkpointing.js';
 import type { ThreadHandle } from './thread-handle.js';
+import { recordUndoNote } from './undo-notes.js';
 
 export type { RestorePlan, RestoreResult, TurnCheckpoint, UndoSelection } from '../checkpoints/index.js';
 
@@ -58,5 +59,8 @@ export function planTurnUndo(source: CheckpointSource, selection: UndoSelection 
 /** Puts the files back. Conflicting files stay unless listed in `force` (or `force` is true). */
 export function applyTurnUndo(source: CheckpointSource, plan: RestorePlan, force: boolean | readonly string[] = false): RestoreResult {
   const forced = force === true ? plan.conflicts.map((c) => c.path) : force === false ? [] : force;
-  return applyRestore(source.store, plan, { force: forced });
+  const result = applyRestore(source.store, plan, { force: forced });
+  // The model is told with its next message (core/undo-notes.ts).
+  recordUndoNote(source.store.dir, plan, result);
+  return result;
 }

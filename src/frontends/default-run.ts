@@ -37,6 +37,11 @@ export async function runDefault(promptArgs: string[], options: DefaultRunOption
   const stdout = options.stdout ?? ((text: string) => void process.stdout.write(text));
   const stderr = options.stderr ?? ((text: string) => void process.stderr.write(text));
 
+  // On a terminal the session's code is read while the provider is checked (the first frame
+  // waits for both, not one after the other).
+  const terminal = options.terminal ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const session = options.interactive && terminal ? import('./tui/session.js') : undefined;
+  session?.catch(() => undefined);
   let readiness: Readiness;
   try {
     readiness = providerReadiness({ ...exec.thread, cwd }, env);
@@ -60,9 +65,8 @@ export async function runDefault(promptArgs: string[], options: DefaultRunOption
 
   // Flags that only mean something to a one-shot run (--json, -o, --output-schema) keep it one.
   const oneShot = exec.json || exec.outputLastMessage !== undefined || exec.outputSchemaFile !== undefined;
-  const terminal = options.terminal ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  if (options.interactive && terminal && !oneShot) {
-    const { runTuiSession } = await import('./tui/session.js');
+  if (options.interactive && terminal && !oneShot && session) {
+    const { runTuiSession } = await session;
     return runTuiSession(
       { mode: 'new', thread: options.interactive.thread, altScreen: options.interactive.altScreen, ...(prompt ? { prompt } : {}), ...(exec.images?.length ? { images: [...exec.images] } : {}) },
       { env, cwd, stderr },

@@ -3,11 +3,12 @@
 // of keys or a fast stream costs one frame, and nothing is drawn while nothing changes (no timer
 // runs when idle: the spinner ticks only while something is in progress).
 import type { UserInput } from '../../protocol/index.js';
-import { LOCAL_COMMANDS, looksLikeCommand } from './commands.js';
+import { allCommands, looksLikeCommand } from './commands.js';
 import { Composer } from './input/composer.js';
 import { FileIndex } from './input/file-index.js';
+import { FRAME_INTERVAL_MS, immediate, timeout, type Timer, type TuiOptions } from './app-options.js';
 import { KeyParser, type InputEvent } from './input/keys.js';
-import { layoutLive } from './layout.js';
+import { liveFrame } from './layout.js';
 import type { SessionEvent, SessionPort, SlashCommandSpec } from './session-port.js';
 import { TuiState } from './state.js';
 import {
@@ -24,54 +25,17 @@ import {
 import { PlainRenderer } from './terminal/plain-renderer.js';
 import { InlineRenderer, type LiveFrame } from './terminal/renderer.js';
 import type { TuiTerminal } from './terminal/terminal.js';
-import { serialize, type Capabilities } from './text/styled.js';
 import { loadHighlighter } from './view/highlighter.js';
 import { SPINNER_INTERVAL_MS } from './view/live.js';
 import type { Pager } from './view/pager.js';
 import { ThreadPicker } from './view/picker.js';
+import type { Chooser } from './view/rewind-chooser.js';
 import { handleKey } from './keymap.js';
 import { runSlashCommand } from './slash.js';
-import { openPager, renderTranscript } from './transcript-view.js';
+import { afterTurn, editQueuedMessage, followUpMessage, sendMessage, steerMessage } from './messages.js';
+import { closePager, closePicker, openPager, openPicker, reflow, resizePager } from './overlays.js';
 
-export const FRAME_INTERVAL_MS = 16;
-
-export interface TuiOptions {
-  terminal: TuiTerminal;
-  port: SessionPort;
-  caps: Capabilities;
-  /** TERM=dumb: no cursor movement, no modes. */
-  plain?: boolean;
-  cwd: string;
-  /** Bell + OSC 9 when a turn ends or an approval waits while the terminal is unfocused. */
-  notifications?: boolean;
-  history?: readonly string[];
-  /** Sent as the first message (`rig "prompt"`). */
-  initialPrompt?: UserInput;
-  /**
-   * Run in the terminal's alternate screen (tui.alternate_screen): the scrollback is left as it
-   * was and nothing is written to it; Ctrl+T shows the whole transcript.
-   */
-  alternateScreen?: boolean;
-  /** `rig resume`/`rig fork` with no id: the session opens on the picker (cancelling it leaves). */
-  pickAtStart?: 'resume' | 'fork';
-  now?: () => number;
-  /** How long a lone ESC waits for the rest of an escape sequence. */
-  escapeTimeoutMs?: number;
-  fileExists?: (path: string) => boolean;
-  files?: FileIndex;
-}
-
-type Timer = { cancel(): void };
-
-function immediate(run: () => void): Timer {
-  const handle = setImmediate(run);
-  return { cancel: () => clearImmediate(handle) };
-}
-
-function timeout(run: () => void, ms: number): Timer {
-  const handle = setTimeout(run, ms);
-  return { cancel: () => clearTimeout(handle) };
-}
+export { FRAME_INTERVAL_MS, type TuiOptions } from './app-options.js';
 
 export class TuiApp {
   readonly state: TuiState;
@@ -82,8 +46,10 @@ export class TuiApp {
   pager: Pager | undefined;
   /** The thread picker, while open (it takes the composer's place). */
   picker: ThreadPicker | undefined;
+  /** A chooser a command opened (/rewind's), while open; it takes the composer's place too. */
+  chooser: Chooser | undefined;
   /** Whether the session has a thread yet (not while the start-up picker is open). */
-  private pickingAtStart = false;
+  pickingAtStart = false;
   focused = true;
   /** Esc Esc: the index in state.userMessages being edited. */
   editing: number | undefined;
@@ -95,11 +61,10 @@ export class TuiApp {
   private spinner: ReturnType<typeof setInterval> | undefined;
   private noticeTimer: Timer | undefined;
   private lastFrameAt = -Infinity;
-  private resizePending = false;
+  resizePending = false;
   private stopped = false;
   private resolveExit!: (code: number) => void;
   private readonly unsubscribe: (() => void)[] = [];
-  private nextSteerId = 1;
 
   constructor(readonly options: TuiOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -133,9 +98,7 @@ export class TuiApp {
   }
 
   allCommands(): SlashCommandSpec[] {
-    const own = this.port.commands();
-    const names = new Set(own.map((spec) => spec.name));
-    return [...own, ...LOCAL_COMMANDS.filter((spec) => !names.has(spec.name))].sort((a, b) => (a.name < b.name ? -1 : 1));
+    return allCommands(this.port.commands());
   }
 
   /** Turns on the modes, draws the first frame, and starts reading events and keys. */
@@ -155,28 +118,12 @@ export class TuiApp {
     if (this.options.initialPrompt) this.send(this.options.initialPrompt);
   }
 
-  /** Opens the thread picker; the chosen thread is resumed or forked through the session's command. */
   openPicker(verb: 'resume' | 'fork'): void {
-    const browser = this.port.threads;
-    if (!browser) {
-      this.state.note(`this session has no stored threads to ${verb}`, 'error');
-      if (this.pickingAtStart) void this.exit(1);
-      return;
-    }
-    this.picker = new ThreadPicker(verb, browser, () => this.requestFrame());
-    this.requestFrame();
+    openPicker(this, verb);
   }
 
-  /** The picker's answer: a thread to open, or cancelled (which at start-up leaves rig). */
   closePicker(chosen: string | undefined): void {
-    const picker = this.picker;
-    if (!picker) return;
-    this.picker = undefined;
-    const atStart = this.pickingAtStart;
-    this.pickingAtStart = false;
-    if (chosen) this.runCommand(`/${picker.verb} ${chosen}`);
-    else if (atStart) void this.exit(1);
-    this.requestFrame();
+    closePicker(this, chosen);
   }
 
   private async consume(): Promise<void> {
@@ -202,23 +149,9 @@ export class TuiApp {
     const ended = this.state.turnEnded;
     if (ended) {
       this.state.turnEnded = undefined;
-      this.afterTurn(ended);
+      afterTurn(this, ended);
     }
     this.requestFrame();
-  }
-
-  private afterTurn(how: 'completed' | 'failed' | 'interrupted'): void {
-    this.notify(how === 'completed' ? 'rig finished the turn' : how === 'failed' ? 'rig: the turn failed' : 'rig: turn interrupted');
-    if (how === 'interrupted') {
-      // Queued messages come back to the composer, where they can be sent or dropped.
-      const texts = this.state.queue.map((queued) => queued.input.text);
-      this.state.queue = [];
-      if (texts.length > 0 && this.composer.isEmpty) this.composer.setText(texts.join('\n\n'));
-      return;
-    }
-    // A steer the turn did not take, or a follow-up: the next one starts the next turn.
-    const next = this.state.queue.shift();
-    if (next) this.send(next.input);
   }
 
   /** Input bytes waiting to be understood (a lone ESC until its timeout). */
@@ -251,11 +184,7 @@ export class TuiApp {
 
   private handleResize(): void {
     if (this.stopped) return;
-    if (this.pager) {
-      this.pager.replace(...openPagerLines(this));
-      this.terminal.write(this.pager.render(this.terminal.columns, this.options.caps));
-      return;
-    }
+    if (this.pager) return resizePager(this);
     // At once, not at the next frame: the terminal has just reflowed the old rows.
     this.resizePending = true;
     this.renderNow();
@@ -285,18 +214,7 @@ export class TuiApp {
   }
 
   liveFrame(): LiveFrame {
-    const banner = this.editing !== undefined ? `editing an earlier message: Enter sends it there (the thread forks) · Esc goes further back · Ctrl+C cancels` : undefined;
-    const layout = layoutLive({
-      state: this.state,
-      composer: this.composer,
-      width: this.terminal.columns,
-      rows: this.terminal.rows,
-      now: this.now(),
-      plain: Boolean(this.options.plain),
-      ...(banner ? { banner } : {}),
-      ...(this.picker ? { picker: this.picker } : {}),
-    });
-    return { lines: layout.lines.map((line) => serialize(line, this.options.caps)), ...(layout.cursor ? { cursor: layout.cursor } : {}) };
+    return liveFrame(this);
   }
 
   private updateTimers(): void {
@@ -335,49 +253,20 @@ export class TuiApp {
     };
   }
 
-  /** Starts a turn with `input` (printed at once). */
   send(input: UserInput): void {
-    this.state.echoUserMessage(input);
-    this.state.turn ??= { startedAt: this.now() };
-    this.port.submit(input).catch((error: unknown) => {
-      // Nothing started: no turn to wait for.
-      this.state.turn = undefined;
-      this.failed('could not start the turn')(error);
-    });
+    sendMessage(this, input);
   }
 
-  /** Enter while a turn runs: deliver at the next tool boundary. */
   steer(input: UserInput): void {
-    const id = `steer-${this.nextSteerId++}`;
-    this.state.queue.push({ id, kind: 'steer', input });
-    this.port.steer(id, input).catch((error: unknown) => {
-      this.state.queue = this.state.queue.filter((queued) => queued.id !== id);
-      this.failed('could not steer the turn')(error);
-    });
+    steerMessage(this, input);
   }
 
   followUp(input: UserInput): void {
-    this.state.queue.push({ id: `later-${this.nextSteerId++}`, kind: 'follow-up', input });
+    followUpMessage(this, input);
   }
 
-  /** Alt+Up: the last queued message back into the composer. */
   editQueued(): void {
-    const last = this.state.queue[this.state.queue.length - 1];
-    if (!last) return;
-    const load = () => {
-      this.state.queue = this.state.queue.filter((queued) => queued !== last);
-      if (!this.composer.isEmpty) this.composer.insertText('\n');
-      this.composer.insertText(last.input.text);
-      this.requestFrame();
-    };
-    if (last.kind === 'follow-up') return load();
-    this.port.retractSteer(last.id).then((retracted) => {
-      if (retracted) load();
-      else {
-        this.flash('that message was already delivered', 'warning');
-        this.requestFrame();
-      }
-    }, this.failed('could not take the message back'));
+    editQueuedMessage(this);
   }
 
   interrupt(): void {
@@ -393,20 +282,11 @@ export class TuiApp {
   }
 
   openPager(): void {
-    if (this.options.plain) return;
-    this.pager = openPager(this);
-    this.terminal.write((this.alternateScreen ? '' : ALT_SCREEN_ON) + this.pager.render(this.terminal.columns, this.options.caps));
+    openPager(this);
   }
 
   closePager(): void {
-    if (!this.pager) return;
-    this.pager = undefined;
-    // In the alternate screen already, the pager drew over the session: draw it all again.
-    if (this.alternateScreen) return this.reflow();
-    this.terminal.write(ALT_SCREEN_OFF);
-    // The main screen comes back as it was, reflowed if the size changed meanwhile.
-    if (this.renderer.sizeChanged) this.resizePending = true;
-    this.renderNow();
+    closePager(this);
   }
 
   /** Ctrl+L: the live region erased and drawn again (the scrollback is left alone). */
@@ -416,9 +296,7 @@ export class TuiApp {
   }
 
   reflow(): void {
-    const history = renderTranscript(this).map((line) => serialize(line, this.options.caps));
-    this.state.pendingHistory = [];
-    this.renderer.reflowAll(history, this.liveFrame());
+    reflow(this);
   }
 
   /** Leaves the TUI: the live region is erased and every mode turned off. */
@@ -442,8 +320,4 @@ export class TuiApp {
     }
     this.resolveExit(code);
   }
-}
-
-function openPagerLines(app: TuiApp): [ReturnType<typeof renderTranscript>, number] {
-  return [renderTranscript(app, { expanded: true, fit: true }), app.terminal.rows];
 }

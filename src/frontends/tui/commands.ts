@@ -14,6 +14,12 @@ export const LOCAL_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'quit', description: 'leave rig (Ctrl+D on an empty prompt does too)' },
 ];
 
+/** The session's commands and the TUI's own (the session's win a name both have), by name. */
+export function allCommands(own: readonly SlashCommandSpec[]): SlashCommandSpec[] {
+  const names = new Set(own.map((spec) => spec.name));
+  return [...own, ...LOCAL_COMMANDS.filter((spec) => !names.has(spec.name))].sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
 /** `/name args` -> its parts; undefined when the text is not a command line. */
 export function parseCommandLine(text: string): { name: string; args: string } | undefined {
   const match = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());

@@ -1,12 +1,10 @@
 // The session's slash commands over the engine: settings (/model, /harness, /approvals), the
-// thread (/status, /compact, /rename, /diff, /init, /plan, /undo) and switching threads (/new, /resume, /fork).
+// thread (/status, /compact, /rename, /diff, /init, /plan, /undo, /rewind, /mcp) and switching threads (/new, /resume, /fork).
 // The TUI adds its own (/help, /copy, /reflow, /quit) and refuses unknown words.
 import type { SettingsUpdate, ThreadSettingsView } from '../../protocol/index.js';
 import type { EnginePort } from './engine-port.js';
 import type { CommandResult, SlashCommandSpec } from './session-port.js';
 import { formatTokens } from './view/status-line.js';
-import { applyTurnUndo, loadedCheckpoints, planTurnUndo } from '../../core/undo.js';
-import { REVIEW_COMMAND, runReviewCommand } from './review-command.js';
 
 export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'model', description: 'show or change the model and its reasoning effort (from the next turn)', args: '[model] [effort]' },
@@ -20,9 +18,15 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'fork', description: 'copy a stored thread (this one by default with "this") and continue the copy', args: '[id|this]' },
   { name: 'diff', description: "the files this session changed (/diff turn: the last turn's)", args: '[turn]' },
   { name: 'undo', description: "put back the files the last turn changed (N turns; --force: also files changed since)", args: '[N] [--force]' },
+  { name: 'rewind', description: 'go back to before a turn: its files, the conversation, or both (choose from a list)', args: '[turn files|conversation|both]' },
+  { name: 'mcp', description: "the thread's MCP servers: status, errors and tools" },
   { name: 'rename', description: 'name the thread', args: '<name>' },
   { name: 'init', description: 'have the model write an AGENTS.md for this project' },
-  REVIEW_COMMAND,
+  {
+    name: 'review',
+    description: 'review the uncommitted changes read-only (--base BRANCH, --commit SHA, or your own instructions) and list the findings',
+    args: '[--base BRANCH | --commit SHA | instructions]',
+  },
 ];
 
 // Efforts as config.toml spells them; a lone word from this list changes the effort only.
@@ -101,10 +105,17 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
       if (changes.length === 0) return { text: args === 'turn' ? 'the last turn changed no files' : 'this session has changed no files yet' };
       return { items: changes.map((change) => change.item) };
     }
+    // Undo, rewind and MCP code (checkpoints, the diff library, the rollout store) loads when a
+    // command needs it, not before the first frame.
     case 'undo':
       return undoTurns(port, args);
     case 'review':
-      return runReviewCommand(port, args);
+      // Loaded when used, like undo and rewind: the first frame needs none of it.
+      return (await import('./review-command.js')).runReviewCommand(port, args);
+    case 'rewind':
+      return (await import('./engine-rewind.js')).runRewind(port, args);
+    case 'mcp':
+      return (await import('./engine-mcp.js')).mcpStatusText(port);
     case 'rename':
       if (args === '') return { error: 'give the thread a name: /rename NAME' };
       handle.setName(args);
@@ -149,13 +160,14 @@ function statusText(port: EnginePort): string {
 }
 
 /** /undo [N] [--force]: the files the newest N turns changed, as they were before them. */
-function undoTurns(port: EnginePort, args: string): CommandResult {
+async function undoTurns(port: EnginePort, args: string): Promise<CommandResult> {
   const handle = port.handle;
   if (handle.isRunning) return { error: 'a turn is running: wait for it (or press Esc) before undoing' };
   const words = args.split(/\s+/).filter(Boolean);
   const force = words.includes('--force');
   const rest = words.filter((word) => word !== '--force');
   if (rest.length > 1 || (rest[0] !== undefined && !/^[1-9]\d*$/.test(rest[0]))) return { error: `/undo takes a number of turns and --force; got "${args}"` };
+  const { applyTurnUndo, loadedCheckpoints, planTurnUndo } = await import('../../core/undo.js');
   const source = loadedCheckpoints(handle);
   if (!source) return { error: 'this thread keeps no checkpoints, so there is nothing to undo' };
   let plan;
@@ -170,6 +182,6 @@ function undoTurns(port: EnginePort, args: string): CommandResult {
   const lines = [`undid ${plan.turns.length === 1 ? 'the last turn' : `${plan.turns.length} turns`}: ${result.restored.length === 0 ? 'no file put back' : `put back ${result.restored.map(show).join(', ')}`}`];
   if (result.skipped.length > 0) lines.push(`left as they are, changed since the turn: ${result.skipped.map(show).join(', ')} (\`/undo --force\` puts them back too)`);
   if (result.unrestorable.length > 0) lines.push(`not kept, so not restorable: ${result.unrestorable.map(show).join(', ')}`);
-  lines.push('the model is not told: say so in your next message if it should know');
+  if (result.restored.length > 0) lines.push('the model is told with your next message');
   return { text: lines.join('\n\n') };
 }

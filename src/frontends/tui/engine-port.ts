@@ -35,6 +35,8 @@ export class EnginePort implements SessionPort {
   /** Turn ids in order, and which turn each user message opened (Esc Esc forks before it). */
   private readonly turnOf = new Map<string, string>();
   private turnIds: string[] = [];
+  /** Each turn's first user message (for /rewind's list). */
+  readonly promptOf = new Map<string, string>();
   /** Steering messages sent and not delivered yet. */
   private readonly pendingSteers = new Set<string>();
   readonly changes: SessionChange[] = [];
@@ -100,6 +102,7 @@ export class EnginePort implements SessionPort {
     this.handleNow = handle;
     this.lastThreadId = handle.info.rolloutPath ? handle.id : undefined;
     this.turnOf.clear();
+    this.promptOf.clear();
     this.turnIds = [];
     this.pendingSteers.clear();
     this.changes.length = 0;
@@ -119,12 +122,33 @@ export class EnginePort implements SessionPort {
     for (const turn of read.turns ?? []) {
       if (turn.id) this.turnIds.push(turn.id);
       for (const item of turn.items) {
-        if (item.type === 'user_message' && turn.id) this.turnOf.set(item.id, turn.id);
+        if (item.type === 'user_message' && turn.id) this.noteUserMessage(item.id, item.text, turn.id);
         this.queue.push({ type: 'item.completed', item });
       }
     }
     const usage = handle.usage;
     if (usage.input_tokens + usage.output_tokens > 0) this.queue.push({ type: 'usage.updated', last: usage, total: usage });
+  }
+
+  private noteUserMessage(itemId: string, text: string, turnId: string): void {
+    this.turnOf.set(itemId, turnId);
+    if (!this.promptOf.has(turnId)) this.promptOf.set(turnId, text);
+  }
+
+  /** The thread's turns, oldest first. */
+  get turns(): readonly string[] {
+    return this.turnIds;
+  }
+
+  /** Continues in a fork of the thread that ends just before `turnId` (a new thread when it is the first). */
+  async forkBefore(turnId: string): Promise<void> {
+    const index = this.turnIds.indexOf(turnId);
+    if (index < 0) throw new Error(`turn ${turnId} is not in this thread`);
+    const handle = await this.ready();
+    if (handle.isRunning) await handle.interrupt();
+    const before = index > 0 ? this.turnIds[index - 1] : undefined;
+    if (before) await this.open('fork', handle.id, { atTurn: before });
+    else await this.open('new');
   }
 
   private forward(envelope: EventEnvelope): void {
@@ -138,7 +162,7 @@ export class EnginePort implements SessionPort {
         }
         break;
       case 'item.completed':
-        if (event.item.type === 'user_message' && turnId) this.turnOf.set(event.item.id, turnId);
+        if (event.item.type === 'user_message' && turnId) this.noteUserMessage(event.item.id, event.item.text, turnId);
         if (event.item.type === 'file_change' && event.item.status === 'completed') this.changes.push({ turnId, item: event.item });
         break;
       case 'steer.delivered':
@@ -186,19 +210,14 @@ export class EnginePort implements SessionPort {
   }
 
   async answerApproval(requestId: string, answer: ApprovalAnswer): Promise<void> {
-    (await this.ready()).answerApproval(requestId, answer.decision, answer.feedback ? { feedback: answer.feedback } : {});
+    (await this.ready()).answerApproval(requestId, answer.decision, { ...(answer.feedback ? { feedback: answer.feedback } : {}), ...(answer.content ? { content: answer.content } : {}) });
   }
 
   async editMessage(userMessageId: string, input: UserInput): Promise<void> {
     const turnId = this.turnOf.get(userMessageId);
     if (!turnId) throw new Error('that message is not in this thread any more');
-    const index = this.turnIds.indexOf(turnId);
-    const handle = await this.ready();
-    if (handle.isRunning) await handle.interrupt();
     // The fork keeps the turns before the edited message; editing the first one starts afresh.
-    const before = index > 0 ? this.turnIds[index - 1] : undefined;
-    if (before) await this.open('fork', handle.id, { atTurn: before });
-    else await this.open('new');
+    await this.forkBefore(turnId);
     this.handle.startTurn(input);
   }
 

@@ -31,6 +31,12 @@ export function handleKey(app: TuiApp, event: InputEvent): void {
     else if (result) app.closePicker(result.chosen);
     return;
   }
+  if (app.chooser && !modal) {
+    const result = app.chooser.handle(event);
+    if (result) app.chooser = undefined;
+    if (result && result !== 'cancel') app.runCommand(result.command);
+    return;
+  }
   if (modal) {
     const answer = event.type === 'key' && isCtrl(event, 'c') ? ({ decision: 'abort' } as const) : modal.handle(event);
     if (answer) answerApproval(app, modal, answer);
@@ -219,11 +225,17 @@ function answerApproval(app: TuiApp, modal: ApprovalModal, answer: ApprovalAnswe
     abort: 'declined and stopped the turn',
   };
   const approved = answer.decision === 'approve' || answer.decision === 'approve_for_session' || answer.decision === 'approve_always';
+  if (request.kind === 'mcp_elicitation') {
+    verdict.approve = answer.content ? `answered ${request.server}'s form` : `accepted ${request.server}'s request`;
+    verdict.deny = `declined ${request.server}'s request`;
+    verdict.abort = `cancelled ${request.server}'s request`;
+  }
+  const shown = request.kind === 'mcp_elicitation' ? (answer.content ? JSON.stringify(answer.content) : request.message) : what;
   state.noteLines((context): Line[] =>
     wrap(
       [
         { text: `You ${verdict[answer.decision]}: `, style: approved ? theme.success : theme.error },
-        { text: what, style: theme.bold },
+        { text: shown, style: theme.bold },
         ...(answer.feedback ? [{ text: ` — ${answer.feedback}`, style: theme.dim }] : []),
       ],
       { width: context.width, mode: context.mode, first: [{ text: approved ? '✔ ' : '✗ ', style: approved ? theme.success : theme.error }], rest: [{ text: '  ' }] },

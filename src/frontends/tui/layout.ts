@@ -2,7 +2,10 @@
 // plan, the spinner), queued messages, a notice, then the approval modal or the composer with its
 // popup, and the status line. It never takes more than the screen's height minus one row, so
 // the screen never scrolls under it; what does not fit is cut from the top of the activity.
+import type { TuiApp } from './app.js';
 import type { Composer } from './input/composer.js';
+import type { LiveFrame } from './terminal/renderer.js';
+import { serialize } from './text/styled.js';
 import type { TuiState } from './state.js';
 import type { Line } from './text/styled.js';
 import { overlayCaret, truncateLine } from './text/wrap.js';
@@ -11,7 +14,7 @@ import { renderPlan } from './view/items.js';
 import { renderQueue, renderRunningCommand, renderWorking, spinnerFrame } from './view/live.js';
 import { renderStatusLine } from './view/status-line.js';
 import { theme } from './view/theme.js';
-import type { ThreadPicker } from './view/picker.js';
+import type { Chooser } from './view/rewind-chooser.js';
 
 export interface LayoutInput {
   state: TuiState;
@@ -23,8 +26,25 @@ export interface LayoutInput {
   plain: boolean;
   /** Shown above the composer while editing an earlier message (Esc Esc). */
   banner?: string;
-  /** The thread picker, shown in the composer's place. */
-  picker?: ThreadPicker;
+  /** The thread picker or a command's chooser, shown in the composer's place. */
+  picker?: Pick<Chooser, 'render'>;
+}
+
+/** The app's live region now, serialized for the renderer. */
+export function liveFrame(app: TuiApp): LiveFrame {
+  const banner = app.editing !== undefined ? `editing an earlier message: Enter sends it there (the thread forks) · Esc goes further back · Ctrl+C cancels` : undefined;
+  const chooser = app.picker ?? app.chooser;
+  const layout = layoutLive({
+    state: app.state,
+    composer: app.composer,
+    width: app.terminal.columns,
+    rows: app.terminal.rows,
+    now: app.now(),
+    plain: Boolean(app.options.plain),
+    ...(banner ? { banner } : {}),
+    ...(chooser ? { picker: chooser } : {}),
+  });
+  return { lines: layout.lines.map((line) => serialize(line, app.options.caps)), ...(layout.cursor ? { cursor: layout.cursor } : {}) };
 }
 
 export interface LiveLayout {
@@ -47,7 +67,7 @@ export function layoutLive(input: LayoutInput): LiveLayout {
   const modal = state.approvals[0];
   if (input.picker && !modal) {
     const rendered = input.picker.render(width, Math.max(4, maxRows - 2));
-    cursor = rendered.cursor;
+    if (rendered.cursor) cursor = rendered.cursor;
     bottom.push(...rendered.lines);
   } else if (modal) {
     const rendered = modal.render(width, Math.max(3, maxRows - 2));

@@ -3,13 +3,7 @@
 // edit tools back for the next turn.
 import { formatReview, startReview, type ReviewTarget } from '../../core/review/index.js';
 import type { EnginePort } from './engine-port.js';
-import type { CommandResult, SlashCommandSpec } from './session-port.js';
-
-export const REVIEW_COMMAND: SlashCommandSpec = {
-  name: 'review',
-  description: 'review the uncommitted changes read-only (--base BRANCH, --commit SHA, or your own instructions) and list the findings',
-  args: '[--base BRANCH | --commit SHA | instructions]',
-};
+import type { CommandResult } from './session-port.js';
 
 /** `/review` arguments as a target, or what is wrong with them. */
 export function reviewTargetFromArgs(args: string): ReviewTarget | string {

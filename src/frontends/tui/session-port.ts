@@ -31,7 +31,34 @@ export interface CommandResult {
   pick?: 'resume' | 'fork';
   /** A message to send as the user's (/init's request to the model). */
   send?: UserInput;
+  /** /rewind with no turn named: the turns to choose from; the TUI asks, then runs `/rewind TURN MODE`. */
+  rewind?: RewindTurn[];
+  /** Text for the composer (a rewound turn's prompt, to edit and send again). */
+  compose?: string;
 }
+
+/** What rewinding to the state before a turn would change. */
+export interface RewindTurn {
+  turnId: string;
+  /** "turn 3". */
+  label: string;
+  /** Its first message. */
+  prompt: string;
+  /** The files it changed itself. */
+  files: string[];
+  /** Its file changes were undone already. */
+  undone?: boolean;
+  /** Restoring files: what would be put back (this turn's and every later one's changes). */
+  restore: string[];
+  /** Changed since by someone else: reported, not overwritten. */
+  conflicts: string[];
+  /** Too large when the turn ran, so not kept. */
+  unrestorable: string[];
+  /** Rewinding the conversation: how many turns the continued thread leaves out (this one and later). */
+  turnsDropped: number;
+}
+
+export type RewindMode = 'files' | 'conversation' | 'both';
 
 /** A stored thread as the picker lists it. */
 export interface ThreadListing {

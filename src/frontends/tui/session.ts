@@ -50,6 +50,9 @@ export async function runTuiSession(input: TuiSessionInput, io: TuiSessionIo = {
   // The [tui] table decides the screen before the first frame; a broken config is reported here,
   // as a plain line, before the terminal changes mode.
   let tui: { alternate_screen?: AlternateScreenMode; notifications?: unknown } | undefined;
+  // The TUI's code is read while the config loads: the first frame waits for both, not one after the other.
+  const modules = Promise.all([import('./engine-port.js'), import('./run.js')]);
+  modules.catch(() => undefined);
   try {
     const { loadConfig, resolveRigHome } = await import('../../core/config-files.js');
     tui = loadConfig({ home: resolveRigHome(io.env), cwd, env: io.env, overrides: request.config ?? [], ...(request.profile ? { profile: request.profile } : {}) }).config.tui;
@@ -57,7 +60,7 @@ export async function runTuiSession(input: TuiSessionInput, io: TuiSessionIo = {
     io.stderr(`rig: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  const [{ EnginePort }, { runTui }] = await Promise.all([import('./engine-port.js'), import('./run.js')]);
+  const [{ EnginePort }, { runTui }] = await modules;
   const port = new EnginePort({
     engine: async () => {
       const { Engine } = await import('../../core/engine.js');

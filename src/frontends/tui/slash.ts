@@ -4,6 +4,7 @@ import { parseCommandLine, renderHelp } from './commands.js';
 import { clipboardCopy } from './terminal/ansi.js';
 import { renderMarkdown } from './view/markdown.js';
 import { renderItem } from './view/items.js';
+import { RewindChooser } from './view/rewind-chooser.js';
 
 export function runSlashCommand(app: TuiApp, text: string): void {
   const parsed = parseCommandLine(text);
@@ -44,6 +45,8 @@ export function runSlashCommand(app: TuiApp, text: string): void {
       for (const item of result.items ?? []) state.noteLines((context) => renderItem(item, context));
       if (result.error) state.note(result.error, 'error');
       if (result.pick) app.openPicker(result.pick);
+      if (result.rewind) app.chooser = new RewindChooser(result.rewind);
+      if (result.compose !== undefined && app.composer.isEmpty) app.composer.setText(result.compose);
       if (result.send) app.send(result.send);
       if (result.exit) void app.exit(0);
       app.requestFrame();

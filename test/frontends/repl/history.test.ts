@@ -117,3 +117,22 @@ test('a rollout projects into its recorded turns, with ids and end states', () =
     '› first', '$ make  → exit 2', '(turn interrupted)', '› second', '• done',
   ]);
 });
+
+test("a command's stored output loses the framing the model was sent: resumed commands carry what they printed", () => {
+  const turns = projectConversation([
+    userText('go'),
+    call('1', 'exec_command', { cmd: 'ls' }),
+    output('1', 'Chunk ID: 4f2a1c\nWall time: 0.0123 seconds\nProcess exited with code 0\nOriginal token count: 3\nOutput:\na.txt\nb.txt'),
+    call('2', 'shell', { command: ['bash', '-lc', 'false'] }),
+    output('2', 'Exit code: 1\nWall time: 0.1 seconds\nTotal output lines: 1\nOutput:\nboom'),
+    call('3', 'Bash', { command: 'echo hi' }),
+    // Another harness's own shape is left as it is.
+    output('3', 'hi\nOutput: not a header'),
+  ]);
+  const commands = turns[0]!.items.filter((item) => item.type === 'command_execution');
+  expect(commands.map((item) => [item.aggregated_output, item.exit_code])).toEqual([
+    ['a.txt\nb.txt', 0],
+    ['boom', 1],
+    ['hi\nOutput: not a header', null],
+  ]);
+});

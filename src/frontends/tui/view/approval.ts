@@ -10,6 +10,7 @@ import { truncateLine, wrap } from '../text/wrap.js';
 import { renderDiff } from './diff.js';
 import { commandLine } from './items.js';
 import { theme } from './theme.js';
+import { ElicitationForm } from './elicitation-form.js';
 
 interface Choice {
   key: string;
@@ -22,11 +23,16 @@ export class ApprovalModal {
   /** Set while the user types feedback for "no". */
   feedback: edit.TextBuffer | undefined;
 
+  /** A server's form (elicitation in form mode) is filled in here instead of choosing an answer. */
+  readonly form: ElicitationForm | undefined;
+
   /** `sandboxMode`: the thread's sandbox, shown for a command that would run inside it. */
   constructor(
     readonly request: ApprovalRequest,
     private readonly sandboxMode?: string,
-  ) {}
+  ) {
+    this.form = request.kind === 'mcp_elicitation' && request.mode === 'form' ? new ElicitationForm(request) : undefined;
+  }
 
   /** Where the command would run: in the thread's sandbox, or with the user's full access. */
   private sandboxLabel(): string | undefined {
@@ -60,10 +66,11 @@ export class ApprovalModal {
       ];
     }
     if (request.kind === 'mcp_elicitation') {
-      // The TUI has no form editor yet: the server's question can be declined, or the turn stopped.
+      // URL mode: the person goes to the address; the answer only says whether they agree to.
       return [
+        { key: 'y', label: 'Accept (open the address yourself)', answer: 'approve' },
         { key: 'n', label: 'Decline (the server is told)', answer: 'deny' },
-        { key: 's', label: 'Decline and stop the turn (Esc)', answer: 'abort' },
+        { key: 's', label: 'Cancel (Esc)', answer: 'abort' },
       ];
     }
     const prefix = request.kind === 'exec' ? commandLine(request.proposed_prefix ?? request.command) : '';
@@ -81,6 +88,7 @@ export class ApprovalModal {
 
   /** A key in; an answer out once one is chosen (undefined while still choosing or typing). */
   handle(event: InputEvent): ApprovalAnswer | undefined {
+    if (this.form) return this.form.handle(event);
     if (this.feedback) return this.handleFeedback(event);
     if (event.type === 'text') {
       const choice = this.choices().find((candidate) => candidate.key === event.text.toLowerCase());
@@ -107,7 +115,8 @@ export class ApprovalModal {
   }
 
   private choose(choice: Choice): ApprovalAnswer | undefined {
-    if (choice.answer === 'deny') {
+    // A server's question is declined as such: there is no model to give feedback to.
+    if (choice.answer === 'deny' && this.request.kind !== 'mcp_elicitation') {
       this.feedback = edit.empty();
       this.selected = 2;
       return undefined;
@@ -146,6 +155,7 @@ export class ApprovalModal {
 
   /** The modal in at most `maxRows` rows (the diff or command is cut first). */
   render(width: number, maxRows: number): { lines: Line[]; cursor?: { row: number; col: number } } {
+    if (this.form) return this.form.render(width, maxRows);
     const request = this.request;
     const bar: Line = [{ text: '│ ', style: theme.warning }];
     const retry = request.kind === 'exec' && request.retry_without_sandbox;
