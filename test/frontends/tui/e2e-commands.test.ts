@@ -2,13 +2,11 @@
 // completion and /help, /approvals and /harness presets, /plan on and off, Esc Esc editing an earlier message (the
 // thread forks before it), /new, /fork, /resume through the in-session picker, /init, /quit.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { hasTmux, tmuxRig, type TmuxRig } from './support/tmux.js';
+import type { MockProvider } from '../../support/mock-provider/index.js';
+import { hasTmux, type TmuxRig } from './support/tmux.js';
+import { startLiveSession, stopLiveSession, type LiveSession } from './support/live-session.js';
 
 let mock: MockProvider;
-let home: string;
-let repo: string;
 let rig: TmuxRig;
 
 /** Everything the model was sent in request `n` (1-based). */
@@ -29,23 +27,15 @@ async function command(line: string, shows: string | RegExp): Promise<string> {
   return rig.waitFor(shows);
 }
 
+let live: LiveSession | undefined;
+
 beforeAll(async () => {
   if (!hasTmux) return;
-  mock = await startMockProvider();
-  home = tempRigHome({ url: mock.url });
-  repo = tempGitRepo({ 'README.md': 'hello\n' });
-  rig = tmuxRig('rig-tui-cmd');
-  rig.launch('--harness native -s workspace-write -a on-request', { cwd: repo, home });
-  await rig.waitFor('mock-model');
+  live = await startLiveSession('rig-tui-cmd', '--harness native -s workspace-write -a on-request');
+  ({ mock, rig } = live);
 }, 30_000);
 
-afterAll(async () => {
-  if (!hasTmux) return;
-  rig?.close();
-  await mock?.close();
-  removeDir(home);
-  removeDir(repo);
-});
+afterAll(() => stopLiveSession(live));
 
 test.skipIf(!hasTmux)('"/" completes commands; /help lists them; an unknown /word is refused, never sent', async () => {
   rig.type('/sta');

@@ -5,15 +5,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { hasTmux, tmuxRig, type TmuxRig } from './support/tmux.js';
+import type { MockProvider } from '../../support/mock-provider/index.js';
+import { hasTmux, type TmuxRig } from './support/tmux.js';
+import { startLiveSession, stopLiveSession, type LiveSession } from './support/live-session.js';
 
 const FORM_SERVER = join(fileURLToPath(new URL('.', import.meta.url)), 'support', 'form-server.mjs');
 
 let mock: MockProvider;
-let home: string;
-let repo: string;
 let rig: TmuxRig;
 
 /** What the model got back for the call with `id`, from the newest request. */
@@ -23,32 +21,25 @@ function toolOutput(id: string): string {
   return typeof output === 'string' ? output : JSON.stringify(output);
 }
 
+const servers = [
+  '[mcp_servers.forms]',
+  `command = ${JSON.stringify(process.execPath)}`,
+  `args = ${JSON.stringify([FORM_SERVER])}`,
+  'required = true',
+  '[mcp_servers.broken]',
+  `command = ${JSON.stringify(process.execPath)}`,
+  `args = ["-e", "process.stderr.write('broken: no database configured\\\\n'); process.exit(3)"]`,
+].join('\n');
+
+let live: LiveSession | undefined;
+
 beforeAll(async () => {
   if (!hasTmux) return;
-  mock = await startMockProvider();
-  const servers = [
-    '[mcp_servers.forms]',
-    `command = ${JSON.stringify(process.execPath)}`,
-    `args = ${JSON.stringify([FORM_SERVER])}`,
-    'required = true',
-    '[mcp_servers.broken]',
-    `command = ${JSON.stringify(process.execPath)}`,
-    `args = ["-e", "process.stderr.write('broken: no database configured\\\\n'); process.exit(3)"]`,
-  ].join('\n');
-  home = tempRigHome({ url: mock.url, extra: servers });
-  repo = tempGitRepo({ 'README.md': 'hello\n' });
-  rig = tmuxRig('rig-tui-mcp');
-  rig.launch('--harness native -s workspace-write -a never', { cwd: repo, home });
-  await rig.waitFor('mock-model');
+  live = await startLiveSession('rig-tui-mcp', '--harness native -s workspace-write -a never', { extra: servers });
+  ({ mock, rig } = live);
 }, 30_000);
 
-afterAll(async () => {
-  if (!hasTmux) return;
-  rig?.close();
-  await mock?.close();
-  removeDir(home);
-  removeDir(repo);
-});
+afterAll(() => stopLiveSession(live));
 
 test.skipIf(!hasTmux)('/mcp lists each server: ready with its tools, failed with its error', async () => {
   rig.type('/mcp');

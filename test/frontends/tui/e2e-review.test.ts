@@ -4,37 +4,30 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider, type MockRequest } from '../../support/mock-provider/index.js';
-import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import type { MockProvider, MockRequest } from '../../support/mock-provider/index.js';
 import { inputTexts } from '../../support/agents-home.js';
-import { hasTmux, tmuxRig, type TmuxRig } from './support/tmux.js';
+import { hasTmux, type TmuxRig } from './support/tmux.js';
+import { startLiveSession, stopLiveSession, type LiveSession } from './support/live-session.js';
 
 let mock: MockProvider;
-let home: string;
 let repo: string;
 let rig: TmuxRig;
 
 const toolNames = (request: MockRequest): string[] => (request.body.tools ?? []).map((t: { name?: string; type?: string }) => t.name ?? t.type);
 const PATCH = '*** Begin Patch\n*** Update File: calc.js\n@@\n-  return a - b;\n+  return a + b;\n*** End Patch\n';
 
+let live: LiveSession | undefined;
+
 beforeAll(async () => {
   if (!hasTmux) return;
-  mock = await startMockProvider();
-  home = tempRigHome({ url: mock.url });
-  repo = tempGitRepo({ 'calc.js': 'function add(a, b) {\n  return a + b;\n}\n' });
-  writeFileSync(join(repo, 'calc.js'), 'function add(a, b) {\n  return a - b;\n}\n');
-  rig = tmuxRig('rig-tui-review');
-  rig.launch('--harness native -s workspace-write -a never', { cwd: repo, home });
-  await rig.waitFor('mock-model');
+  live = await startLiveSession('rig-tui-review', '--harness native -s workspace-write -a never', {
+    files: { 'calc.js': 'function add(a, b) {\n  return a + b;\n}\n' },
+    prepare: (dir) => writeFileSync(join(dir, 'calc.js'), 'function add(a, b) {\n  return a - b;\n}\n'),
+  });
+  ({ mock, repo, rig } = live);
 }, 30_000);
 
-afterAll(async () => {
-  if (!hasTmux) return;
-  rig?.close();
-  await mock?.close();
-  removeDir(home);
-  removeDir(repo);
-});
+afterAll(() => stopLiveSession(live));
 
 test.skipIf(!hasTmux)('/review lists the findings of a read-only review turn; the next turn can edit again', async () => {
   const findings = {

@@ -6,12 +6,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { hasTmux, tmuxRig, type TmuxRig } from './support/tmux.js';
+import type { MockProvider } from '../../support/mock-provider/index.js';
+import { hasTmux, type TmuxRig } from './support/tmux.js';
+import { startLiveSession, stopLiveSession, type LiveSession } from './support/live-session.js';
 
 let mock: MockProvider;
-let home: string;
 let repo: string;
 let rig: TmuxRig;
 
@@ -25,23 +24,15 @@ async function turn(prompt: string, ...steps: Parameters<MockProvider['enqueue']
   await rig.waitFor(last.text);
 }
 
+let live: LiveSession | undefined;
+
 beforeAll(async () => {
   if (!hasTmux) return;
-  mock = await startMockProvider();
-  home = tempRigHome({ url: mock.url });
-  repo = tempGitRepo({ 'README.md': 'hello\n' });
-  rig = tmuxRig('rig-tui-rewind');
-  rig.launch('--harness native -s workspace-write -a never', { cwd: repo, home });
-  await rig.waitFor('mock-model');
+  live = await startLiveSession('rig-tui-rewind', '--harness native -s workspace-write -a never');
+  ({ mock, repo, rig } = live);
 }, 30_000);
 
-afterAll(async () => {
-  if (!hasTmux) return;
-  rig?.close();
-  await mock?.close();
-  removeDir(home);
-  removeDir(repo);
-});
+afterAll(() => stopLiveSession(live));
 
 test.skipIf(!hasTmux)('/rewind lists the turns newest first; files only puts back what they changed and reports a file changed since', async () => {
   await turn('edit the readme', { toolCalls: [{ name: 'exec_command', arguments: { cmd: "sed -i 's/hello/hello one/' README.md" } }] }, { text: 'readme edited' });
