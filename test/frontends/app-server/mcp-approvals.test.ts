@@ -6,35 +6,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { REPO_ROOT, removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
-import { conformanceProblems, initialize, removeCodexProtocol, resultOf, spawnAppServer, text, type Peer } from './support.js';
+import { describe, expect, it } from 'vitest';
+import type { MockProvider } from '../../support/mock-provider/index.js';
+import { REPO_ROOT, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { initialize, resultOf, spawnAppServer, text, useAppServerTests, type Peer } from './support.js';
 
 type Json = Record<string, unknown>;
 
 const ASK_SERVER = join(REPO_ROOT, 'test', 'frontends', 'fixtures', 'ask-server.mjs');
 
 let mock: MockProvider;
-const dirs: string[] = [];
-const peers: Peer[] = [];
-
-beforeEach(async () => {
-  mock = await startMockProvider();
-});
-
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    await peer.close();
-    expect(conformanceProblems(peer)).toEqual([]);
-  }
-  await mock.close();
-});
-
-afterAll(() => {
-  removeCodexProtocol();
-  for (const dir of dirs) removeDir(dir);
-});
+const { dirs, peers } = useAppServerTests((m) => (mock = m));
 
 const method = (name: string) => (message: Json) => message['method'] === name;
 const params = (message: Json) => message['params'] as Json;

@@ -4,32 +4,16 @@
 // the thread gets its edit tools back afterwards. Every message is checked against Codex's schema.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider, type MockRequest } from '../../support/mock-provider/index.js';
-import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { expect, test } from 'vitest';
+import type { MockProvider, MockRequest } from '../../support/mock-provider/index.js';
+import { tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { inputTexts } from '../../support/agents-home.js';
-import { conformanceProblems, initialize, removeCodexProtocol, resultOf, spawnAppServer, text, type Peer } from './support.js';
+import { initialize, resultOf, spawnAppServer, text, useAppServerTests, type Peer } from './support.js';
 
 type Json = Record<string, unknown>;
 
 let mock: MockProvider;
-const dirs: string[] = [];
-const peers: Peer[] = [];
-
-beforeEach(async () => {
-  mock = await startMockProvider();
-});
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    await peer.close();
-    expect(conformanceProblems(peer)).toEqual([]);
-  }
-  await mock.close();
-});
-afterAll(() => {
-  removeCodexProtocol();
-  for (const dir of dirs) removeDir(dir);
-});
+const { dirs, peers } = useAppServerTests((m) => (mock = m));
 
 const PATCH = '*** Begin Patch\n*** Update File: calc.js\n@@\n-  return a - b;\n+  return a + b;\n*** End Patch\n';
 const toolNames = (request: MockRequest): string[] => (request.body.tools ?? []).map((t: { name?: string; type?: string }) => t.name ?? t.type);

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { afterAll, afterEach, beforeEach, expect } from 'vitest';
+import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { REPO_ROOT, RIG_BIN, removeDir, tempDir } from '../../support/workspace.js';
 
 /** The platform binary the `@openai/codex` dev dependency installs. */
@@ -216,4 +218,32 @@ export function text(value: string): Json[] {
 export function resultOf<T = Json>(response: Json): T {
   if ('error' in response) throw new Error(`expected a result, got error ${JSON.stringify(response['error'])}`);
   return response['result'] as T;
+}
+
+/**
+ * The per-test setup of the app-server tests: a mock provider per test (a failing test leaves no
+ * scripted turn for the next), every peer closed and its messages checked against Codex's schema
+ * after each test, temp folders and the generated protocol removed at the end. `onMock` receives
+ * each test's mock; push peers and folders onto the returned lists.
+ */
+export function useAppServerTests(onMock: (mock: MockProvider) => void): { dirs: string[]; peers: Peer[] } {
+  const dirs: string[] = [];
+  const peers: Peer[] = [];
+  let mock: MockProvider | undefined;
+  beforeEach(async () => {
+    mock = await startMockProvider();
+    onMock(mock);
+  });
+  afterEach(async () => {
+    for (const peer of peers.splice(0)) {
+      await peer.close();
+      expect(conformanceProblems(peer)).toEqual([]);
+    }
+    await mock?.close();
+  });
+  afterAll(() => {
+    removeCodexProtocol();
+    for (const dir of dirs) removeDir(dir);
+  });
+  return { dirs, peers };
 }

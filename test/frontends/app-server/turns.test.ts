@@ -4,35 +4,17 @@
 // command. Every message rig sends is checked against Codex's generated JSON Schema.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { removeDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { describe, expect, it } from 'vitest';
+import type { MockProvider } from '../../support/mock-provider/index.js';
+import { tempGitRepo, tempRigHome } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
-import { conformanceProblems, initialize, removeCodexProtocol, resultOf, spawnAppServer, text, type Peer } from './support.js';
+import { initialize, resultOf, spawnAppServer, text, useAppServerTests, type Peer } from './support.js';
 
 type Json = Record<string, unknown>;
 
 // A mock per test, so a test that fails leaves no scripted turn behind for the next.
 let mock: MockProvider;
-const dirs: string[] = [];
-const peers: Peer[] = [];
-
-beforeEach(async () => {
-  mock = await startMockProvider();
-});
-
-afterEach(async () => {
-  for (const peer of peers.splice(0)) {
-    await peer.close();
-    expect(conformanceProblems(peer)).toEqual([]);
-  }
-  await mock.close();
-});
-
-afterAll(() => {
-  removeCodexProtocol();
-  for (const dir of dirs) removeDir(dir);
-});
+const { dirs, peers } = useAppServerTests((m) => (mock = m));
 
 interface Session {
   peer: Peer;
