@@ -4,9 +4,10 @@
 // is made; a rerun outside the sandbox after a sandbox denial says so, and what was blocked, first.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { RIG_BIN, jsonLines, removeDir, runRig, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { expect, test } from 'vitest';
+import type { MockProvider } from '../../support/mock-provider/index.js';
+import { useSeededThread } from '../../support/seeded-thread.js';
+import { RIG_BIN } from '../../support/workspace.js';
 import { openTerminal, type Terminal } from './pty.js';
 
 let mock: MockProvider;
@@ -14,25 +15,7 @@ let home: string;
 let repo: string;
 let threadId: string;
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-  home = tempRigHome({ url: mock.url });
-  repo = tempGitRepo({ 'README.md': 'hello\n' });
-  mock.enqueue({ text: 'ready when you are' });
-  const run = await runRig(['exec', '--json', '--harness', 'native', 'start'], { cwd: repo, home });
-  expect(run.code, run.stderr).toBe(0);
-  threadId = (jsonLines(run.stdout)[0] as { thread_id: string }).thread_id;
-}, 30_000);
-
-afterAll(async () => {
-  await mock.close();
-  removeDir(home);
-  removeDir(repo);
-});
-
-beforeEach(() => {
-  expect(mock.remaining()).toBe(0);
-});
+useSeededThread((seeded) => ({ mock, home, repo, threadId } = seeded));
 
 /** The output the model was given for its tool call, in request `n` (1-based). */
 function toolOutputIn(n: number): string {

@@ -5,10 +5,11 @@
 import type { IPty } from '@lydell/node-pty';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { parseRollout, scanRolloutFiles } from '../../../src/store/index.js';
-import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { RIG_BIN, jsonLines, removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import type { MockProvider } from '../../support/mock-provider/index.js';
+import { useSeededThread } from '../../support/seeded-thread.js';
+import { RIG_BIN, removeDir, tempDir } from '../../support/workspace.js';
 import { membersOf, processGroupsWith, waitUntil } from '../exec/helpers.js';
 import { openTerminal as openTerminalIn, type Terminal } from './pty.js';
 
@@ -17,25 +18,7 @@ let home: string;
 let repo: string;
 let threadId: string;
 
-beforeAll(async () => {
-  mock = await startMockProvider();
-  home = tempRigHome({ url: mock.url });
-  repo = tempGitRepo({ 'README.md': 'hello\n' });
-  mock.enqueue({ text: 'ready when you are' });
-  const run = await runRig(['exec', '--json', '--harness', 'native', 'start'], { cwd: repo, home });
-  expect(run.code, run.stderr).toBe(0);
-  threadId = (jsonLines(run.stdout)[0] as { thread_id: string }).thread_id;
-}, 30_000);
-
-afterAll(async () => {
-  await mock.close();
-  removeDir(home);
-  removeDir(repo);
-});
-
-beforeEach(() => {
-  expect(mock.remaining()).toBe(0);
-});
+useSeededThread((seeded) => ({ mock, home, repo, threadId } = seeded));
 
 function openTerminal(file: string, args: string[]): Terminal {
   return openTerminalIn(file, args, { cwd: repo, home });
