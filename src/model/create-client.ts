@@ -3,6 +3,7 @@
 import type { ModelEvent } from '../protocol/index.js';
 import type { ModelClient, ModelRequest, WireApi } from './types.js';
 import { effectiveRetryLimits, providerAuth, type Env, type ProviderInfo } from './providers.js';
+import type { HttpPost } from './transport/http-post.js';
 import type { RetryClock } from './transport/retry.js';
 import type { WireAdapter } from './transport/wire-adapter.js';
 import { splitUrlCredentials } from './url.js';
@@ -10,8 +11,8 @@ import { resolveCompat } from './compat.js';
 
 export interface CreateModelClientOptions {
   env: Env;
-  /** Injected fetch (tests, proxies); defaults to the global one. */
-  fetch?: typeof fetch;
+  /** Injected POST (tests); defaults to node:http(s), see transport/http-post.ts. */
+  post?: HttpPost;
   /** Value of the `originator` header unless CODEX_INTERNAL_ORIGINATOR_OVERRIDE is set. */
   originator?: string;
   userAgent?: string;
@@ -86,16 +87,17 @@ export function providerHeaders(provider: ProviderInfo, options: CreateModelClie
 
 export async function createModelClient(provider: ProviderInfo, options: CreateModelClientOptions): Promise<ModelClient> {
   const headers = providerHeaders(provider, options); // throws ModelSetupError for a missing key
-  const [wireAdapter, transport, retry] = await Promise.all([
+  const [wireAdapter, transport, retry, http] = await Promise.all([
     loadAdapter(provider.wire_api),
     import('./transport/model-stream.js'),
     import('./transport/retry.js'),
+    import('./transport/http-post.js'),
   ]);
   const compat = resolveCompat(provider);
   const adapter: WireAdapter = { ...wireAdapter, buildBody: (request) => wireAdapter.buildBody(request, compat) };
   const limits = effectiveRetryLimits(provider);
   const clock = options.clock ?? retry.realClock();
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const post = options.post ?? http.httpPost;
   const url = endpointUrl(provider, adapter.path);
   const secrets = providerSecrets(provider, options.env);
   return {
@@ -111,7 +113,7 @@ export async function createModelClient(provider: ProviderInfo, options: CreateM
           url,
           secrets,
           headers: requestHeaders,
-          fetch: fetchImpl,
+          post,
           requestMaxRetries: limits.requestMaxRetries,
           streamMaxRetries: limits.streamMaxRetries,
           streamIdleTimeoutMs: limits.streamIdleTimeoutMs,

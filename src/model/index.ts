@@ -20,3 +20,4 @@ export { OUTPUT_LIMIT_NOTICE } from './wires/output-limit.js';
 export type { RetryClock } from './transport/retry.js';
 export { checkReachability, REACHABILITY_TIMEOUT_MS, type Reachability } from './reachability.js';
 export { listProviderModels, MODEL_LIST_TIMEOUT_MS } from './model-list.js';
+export { useBaselineWasmCompiler } from './transport/wasm-baseline.js';

@@ -1,6 +1,7 @@
 // Turns a failed HTTP exchange into one user-facing line and a retry decision. Providers word
 // their errors differently; we show their own message and add what the user can do about it.
 // Retried is only what another attempt can fix: overload, rate limits, 5xx, dropped connections.
+import type { HeaderLookup } from './http-post.js';
 import type { AttemptFailure } from './wire-adapter.js';
 import { retryAfterFromHeaders, retryAfterFromText } from './retry.js';
 
@@ -54,7 +55,7 @@ export function providerErrorMessage(bodyText: string, status: number, contentTy
 
 export function classifyHttpError(
   status: number,
-  headers: Headers,
+  headers: HeaderLookup,
   bodyText: string,
   ctx: ErrorContext,
 ): AttemptFailure {

@@ -9,8 +9,8 @@ import type { ModelError, ModelEvent } from '../../protocol/index.js';
 import type { ModelRequest } from '../types.js';
 import { classifyHttpError, connectionFailure, firstBytes, headersTimeout, notAStream, type ErrorContext } from './http-errors.js';
 import { backoffDelayMs, MAX_ADVISED_DELAY_MS, type RetryClock } from './retry.js';
+import type { HttpPost, HttpResponse } from './http-post.js';
 import { IdleTimeoutError, readSse } from './sse.js';
-import { useBaselineWasmCompiler } from './wasm-baseline.js';
 import { parseJsonData, WireStreamError, type AttemptFailure, type WireAdapter } from './wire-adapter.js';
 import { displayUrl, scrubSecrets } from '../url.js';
 
@@ -24,7 +24,7 @@ export interface TransportConfig {
   /** Values no message may contain (key, header values, base_url password): replaced by ***. */
   secrets?: readonly string[];
   headers: Record<string, string>;
-  fetch: typeof fetch;
+  post: HttpPost;
   requestMaxRetries: number;
   streamMaxRetries: number;
   streamIdleTimeoutMs: number;
@@ -120,15 +120,14 @@ async function* attempt(
     yield failed(connectionFailure({ cause: { code: 'ENOTFOUND', hostname: reserved } }, ctx), 'request');
     return;
   }
-  let response: Response;
-  useBaselineWasmCompiler();
+  let response: HttpResponse;
   // The idle timeout also covers the wait for response headers: a server that accepts the request
   // and never answers must not hang the turn.
   const headerWait = new AbortController();
   const fetchSignal = signal ? AbortSignal.any([signal, headerWait.signal]) : headerWait.signal;
   const timer = config.streamIdleTimeoutMs > 0 ? setTimeout(() => headerWait.abort(), config.streamIdleTimeoutMs) : undefined;
   try {
-    response = await config.fetch(config.url, { method: 'POST', headers, body, signal: fetchSignal });
+    response = await config.post(config.url, { headers, body, signal: fetchSignal });
   } catch (error) {
     if (signal?.aborted) yield failed(abortedFailure(), 'request');
     else if (headerWait.signal.aborted) yield failed(headersTimeout(ctx), 'stream');

@@ -17,7 +17,7 @@ export function backoffDelayMs(attempt: number, random: () => number): number {
 }
 
 /** `retry-after-ms`, then `retry-after` (seconds or an HTTP date); undefined when absent. */
-export function retryAfterFromHeaders(headers: Headers, now: number): number | undefined {
+export function retryAfterFromHeaders(headers: { get(name: string): string | null }, now: number): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null) {
     const value = Number.parseFloat(ms);

@@ -1,4 +1,4 @@
-// Reads a fetch() body as Server-Sent Events, with an idle timeout: a provider that stops sending
+// Reads an HTTP body as Server-Sent Events, with an idle timeout: a provider that stops sending
 // without closing the connection must not hang the turn forever.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
@@ -12,11 +12,11 @@ export class IdleTimeoutError extends Error {
 const HEAD_CHARS = 200;
 
 export async function* readSse(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   idleTimeoutMs: number,
   observer?: { head: string },
 ): AsyncGenerator<EventSourceMessage> {
-  const reader = body.getReader();
+  const reader = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => pending.push(message) });
@@ -36,21 +36,19 @@ export async function* readSse(
       yield* pending.splice(0);
     }
   } finally {
-    reader.cancel().catch(() => undefined);
+    // Ends (and for a socket, destroys) the body when the reader stops early.
+    reader.return?.()?.catch(() => undefined);
   }
 }
 
-async function readWithTimeout(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  idleTimeoutMs: number,
-): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
-  if (!(idleTimeoutMs > 0)) return reader.read();
+async function readWithTimeout(reader: AsyncIterator<Uint8Array>, idleTimeoutMs: number): Promise<IteratorResult<Uint8Array>> {
+  if (!(idleTimeoutMs > 0)) return reader.next();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new IdleTimeoutError(idleTimeoutMs)), idleTimeoutMs);
   });
   try {
-    return await Promise.race([reader.read(), timeout]);
+    return await Promise.race([reader.next(), timeout]);
   } finally {
     clearTimeout(timer);
   }

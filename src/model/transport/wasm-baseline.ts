@@ -1,4 +1,5 @@
-// Node's fetch parses HTTP with a wasm build of llhttp, compiled when undici loads. By default
+// Node's fetch (used by web_fetch and web search backends; model requests go through
+// node:http, see http-post.ts) parses HTTP with a wasm build of llhttp, compiled when undici loads. By default
 // V8 also recompiles wasm with its optimizing compiler on background threads; the next child
 // process exit then blocks the main thread until that finishes, and the optimized code costs
 // ~28 MB of RSS and ~60 ms of CPU per process. rig's wasm (llhttp, tree-sitter-bash in

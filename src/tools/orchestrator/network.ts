@@ -6,6 +6,7 @@
 // turn network access on. "Approve for the session" remembers the host. A redirect to another host
 // is a new request: the same rules apply to it before it is followed.
 import type { NetworkApprovalRequest } from '../../protocol/index.js';
+import { useBaselineWasmCompiler } from '../../model/index.js';
 import { approvalPolicyName, type ApprovalAction } from '../../policy/index.js';
 import { webFetch, webSearch, WebFetchError, WebSearchError, type FetchApprovalRequest, type SearchResult, type WebFetchResult, type WebSearchBackend } from '../../web/index.js';
 import type { FetchOutcome, FetchRequest, SearchOutcome, TurnServices } from '../spec.js';
@@ -143,6 +144,7 @@ function parseUrl(raw: string): URL | string {
 }
 
 export async function fetchUrl(request: FetchRequest, options: OrchestratorOptions, services: TurnServices): Promise<FetchOutcome> {
+  useBaselineWasmCompiler();
   const url = parseUrl(request.url);
   if (typeof url === 'string') return { ok: false, message: `web_fetch: ${url}` };
   const action: NetworkAction = {
@@ -169,6 +171,7 @@ export async function searchWeb(
   options: OrchestratorOptions,
   services: TurnServices,
 ): Promise<SearchOutcome> {
+  useBaselineWasmCompiler();
   const url = new URL(backend.url);
   const action: NetworkAction = {
     purpose: 'search',

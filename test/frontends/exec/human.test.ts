@@ -1,6 +1,7 @@
 // The human renderer of `rig exec`, fed events directly.
 import { describe, expect, test } from 'vitest';
-import { createHumanRenderer, renderHeader } from '../../../src/frontends/exec/human.js';
+import fc from 'fast-check';
+import { createHumanRenderer, groupThousands, renderHeader } from '../../../src/frontends/exec/human.js';
 import type { ThreadEvent } from '../../../src/protocol/index.js';
 
 function render(events: ThreadEvent[], agentMessages?: 'stream' | 'stderr'): { stdout: string; stderr: string } {
@@ -162,5 +163,17 @@ describe('what codex exec users expect to see', () => {
     ).toBe(
       ['rig 0.1.0', '--------', 'workdir: /srv/app', 'model: gpt-6.1-sol', 'provider: openai (OpenAI)', 'harness: native', 'sandbox: read-only', 'approvals: never', 'reasoning effort: high', 'session id: abc', '--------', ''].join('\n'),
     );
+  });
+});
+
+describe('groupThousands', () => {
+  test('writes integers as toLocaleString("en-US") does, without loading ICU', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.maxSafeNat().map((n) => -n)), (value) => {
+        expect(groupThousands(value)).toBe(value.toLocaleString('en-US'));
+      }),
+    );
+    expect(groupThousands(1234567)).toBe('1,234,567');
+    expect(groupThousands(999)).toBe('999');
   });
 });
