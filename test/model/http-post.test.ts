@@ -19,6 +19,14 @@ async function serve(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 const sse = (events: object[]) => events.map((event) => `event: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 const answer = (text: string) =>
   sse([
@@ -103,6 +111,42 @@ describe('the model POST over node:http', () => {
     controller.abort();
     const events = await collecting;
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'aborted' } });
+    await connectionClosed;
+  });
+
+  it('reuses one connection for the requests of a turn', async () => {
+    let connections = 0;
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        // The body ends a moment after the terminal event, as a real server's may.
+        res.write(answer('again'));
+        setTimeout(() => res.end(), 20);
+      });
+    });
+    servers[0]!.on('connection', () => (connections += 1));
+    const client = await clientFor(url, 'responses', {}, fakeClock());
+    for (let i = 0; i < 3; i++) {
+      expect(textOf(await collect(client.stream(baseRequest())))).toBe('again');
+      // A tool runs between two requests of a turn; by then the body has ended and the socket is free.
+      await until(() => Object.keys(http.globalAgent.freeSockets).length > 0);
+    }
+    expect(connections).toBe(1);
+  });
+
+  it('a body that goes on after the terminal event does not hold the turn, and its connection is closed', async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const url = await serve((req, res) => {
+      req.socket.on('close', closed);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(answer('early'));
+      // ...and never ends the body.
+    });
+    const events = await collect((await clientFor(url, 'responses', {}, fakeClock())).stream(baseRequest()));
+    expect(textOf(events)).toBe('early');
+    expect(events.at(-1)).toMatchObject({ type: 'completed' });
     await connectionClosed;
   });
 

@@ -5,13 +5,18 @@
 // on every `rig exec`'s time to first token. node:http is already part of the running process.
 // Like fetch in Node 20, this ignores proxy variables and speaks HTTP/1.1 with keep-alive.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 
 /** The part of a fetch() Response the model stream reads. */
 export interface HttpResponse {
   readonly ok: boolean;
   readonly status: number;
   readonly headers: HeaderLookup;
-  /** The body, decompressed; null only for statuses without one. */
+  /**
+   * The body, decompressed. A reader that stops early (the stream's terminal event came before
+   * the body's end) releases the connection: it is kept for the next request if the rest of the
+   * body arrives within a short grace, else closed.
+   */
   readonly body: AsyncIterable<Uint8Array> | null;
   text(): Promise<string>;
 }
@@ -40,7 +45,7 @@ export const httpPost: HttpPost = async (url, init) => {
     request.once('error', reject);
     request.end(payload);
   });
-  const body = await decoded(message);
+  const body = bodyReader(message, await decoded(message));
   return {
     ok: message.statusCode !== undefined && message.statusCode >= 200 && message.statusCode < 300,
     status: message.statusCode ?? 0,
@@ -64,8 +69,92 @@ function headerLookup(headers: IncomingHttpHeaders): HeaderLookup {
   };
 }
 
+/** How long a released body may take to end before its connection is closed instead of reused. */
+const RELEASE_GRACE_MS = 1_000;
+/** Chunks buffered ahead of the reader before the socket is paused. */
+const HIGH_WATER_CHUNKS = 64;
+
+/**
+ * Reads `stream` (the message, or its decompressor) chunk by chunk. Unlike a Readable's own async
+ * iterator, stopping early does not destroy the socket: a model stream ends at its terminal event,
+ * usually a few bytes before the HTTP body does, and destroying it there cost a new connection
+ * (for https, a TLS handshake) on every model request of a turn.
+ */
+function bodyReader(message: IncomingMessage, stream: Readable): AsyncIterable<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let released = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (released) return;
+    queue.push(chunk);
+    if (queue.length >= HIGH_WATER_CHUNKS) stream.pause();
+    notify();
+  });
+  stream.once('end', () => {
+    ended = true;
+    notify();
+  });
+  stream.once('error', (error) => {
+    failure = error;
+    notify();
+  });
+  // A socket reset is reported on the message; the decompressor may never hear of it.
+  if (stream !== message) {
+    message.once('error', (error) => {
+      failure ??= error;
+      notify();
+    });
+  }
+  message.once('close', () => {
+    if (!message.complete) failure ??= new Error('the connection closed before the response body ended');
+    notify();
+  });
+  const release = () => {
+    if (released) return;
+    released = true;
+    queue.length = 0;
+    notify();
+    if (ended || failure) return;
+    stream.resume();
+    const timer = setTimeout(() => {
+      message.destroy();
+      stream.destroy();
+    }, RELEASE_GRACE_MS);
+    timer.unref();
+    stream.once('end', () => clearTimeout(timer));
+    stream.once('error', () => clearTimeout(timer));
+  };
+  const iterator: AsyncIterator<Uint8Array> = {
+    async next() {
+      for (;;) {
+        if (released) return { done: true, value: undefined };
+        const chunk = queue.shift();
+        if (chunk) {
+          if (queue.length < HIGH_WATER_CHUNKS / 2 && stream.isPaused()) stream.resume();
+          return { done: false, value: chunk };
+        }
+        if (failure) throw failure;
+        if (ended) return { done: true, value: undefined };
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+    async return() {
+      release();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
+}
+
 /** We ask for no encoding, but a server may compress anyway; fetch() would have undone it. */
-async function decoded(message: IncomingMessage): Promise<AsyncIterable<Uint8Array>> {
+async function decoded(message: IncomingMessage): Promise<Readable> {
   const encoding = (message.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return message;
   const zlib = await import('node:zlib');
