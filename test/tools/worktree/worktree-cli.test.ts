@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startMockProvider, type MockProvider, type MockRequest, type MockTurn } from '../../support/mock-provider/index.js';
+import { startMockProvider, type MockProvider, type MockRequest, type MockTurn, type MockTurnFn } from '../../support/mock-provider/index.js';
 import { jsonLines, removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 
 let mock: MockProvider;
@@ -74,7 +74,7 @@ function session(files: Record<string, string> = { 'README.md': 'hello\n' }): Se
 }
 
 /** One `rig exec` turn over the scripted steps; the requests it sent and its JSON events. */
-async function turn(s: Session, steps: MockTurn[], extra: string[] = [], prompt = 'work in a worktree') {
+async function turn(s: Session, steps: (MockTurn | MockTurnFn)[], extra: string[] = [], prompt = 'work in a worktree') {
   const before = mock.requests.length;
   mock.enqueue(...steps);
   const run = await runRig(['exec', '--json', '--harness', 'claude-code', '-s', 'workspace-write', ...extra, prompt], { cwd: s.repo, home: s.home });
