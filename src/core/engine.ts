@@ -211,7 +211,7 @@ export class Engine {
     const resumed = loadRollout(located.path, located.threadId);
     const context = resumed.turnContext;
     const meta = resumed.meta;
-    const cwd = context?.cwd ?? meta?.cwd;
+    const cwd = resumed.workingDirectory ?? context?.cwd ?? meta?.cwd;
     const model = context?.model ?? meta?.model;
     const provider = context?.model_provider ?? meta?.model_provider;
     const harness = context?.harness ?? meta?.harness;
