@@ -479,7 +479,11 @@ export class Engine {
       },
     });
     resources.worktrees = new ThreadWorktrees(
-      { move: async (to) => void (await handle.moveWorkspace(to)), record: (state) => recorder?.worktreeChanged(state) },
+      {
+        move: async (to) => void (await handle.moveWorkspace(to)),
+        record: (state) => recorder?.worktreeChanged(state),
+        readOnly: () => handle.settings.sandbox_mode === 'read-only',
+      },
       worktree.state,
     );
     if (worktree.leave) recorder?.worktreeChanged(null);

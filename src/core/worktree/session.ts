@@ -23,6 +23,7 @@ import {
   nameProblem,
   removeWorktree,
   worktreeChanges,
+  worktreePath,
   type WorktreeChanges,
 } from './git.js';
 
@@ -31,6 +32,8 @@ export interface WorktreeSessionHost {
   move(cwd: string): Promise<void>;
   /** Write the new state to the rollout (null: the thread left its worktree). */
   record(state: WorktreeRecord | null): void;
+  /** True while the session's sandbox is read-only: no new checkout may be written then. */
+  readOnly(): boolean;
 }
 
 const SHOWN_FILES = 20;
@@ -139,6 +142,9 @@ export class ThreadWorktrees implements WorktreeCapability {
     const chosen = name ?? generatedName();
     const problem = nameProblem(chosen);
     if (problem) throw new WorktreeToolError(`Invalid worktree name ${JSON.stringify(chosen)}: ${problem}.`);
+    if (this.host.readOnly() && !fs.existsSync(worktreePath(mainRoot, chosen))) {
+      throw new WorktreeToolError('The session runs in the read-only sandbox, and creating a worktree writes a new checkout. Ask the user to switch to workspace-write (-s workspace-write) first, or work in the current directory.');
+    }
     try {
       return await createWorktree(mainRoot, chosen);
     } catch (error) {

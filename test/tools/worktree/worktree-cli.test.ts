@@ -203,6 +203,14 @@ describe('EnterWorktree / ExitWorktree (claude-code, rig exec)', () => {
     expect(existsSync(join(plain, '.rig'))).toBe(false);
   });
 
+  test('in the read-only sandbox no worktree is created', async () => {
+    const s = session();
+    const { requests } = await turn(s, [LOAD, call('toolu_ro', 'EnterWorktree', { name: 'ro' }), { text: 'ok' }], ['-s', 'read-only']);
+    expect(result(requests, 'toolu_ro')).toMatchObject({ isError: true, text: expect.stringContaining('read-only sandbox') });
+    expect(existsSync(join(s.repo, '.rig'))).toBe(false);
+    expect(gitIn(s.repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
+
   test('resume lands in the worktree the thread was in; exit then returns to the original checkout', async () => {
     const s = session();
     const wt = join(s.repo, '.rig', 'worktrees', 'kept');
