@@ -35,6 +35,8 @@ import { openThreadMcp } from '../tools/mcp/session.js';
 import { recordMcpCalls } from './mcp-record.js';
 import { fireSessionStart, setupExtensions } from './extension-setup.js';
 import { loadThreadSkills } from './skills-setup.js';
+import { ThreadWorktrees } from './worktree/session.js';
+import { resumeWorktree } from './worktree/resume.js';
 
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
@@ -209,7 +211,7 @@ export class Engine {
     const resumed = loadRollout(located.path, located.threadId);
     const context = resumed.turnContext;
     const meta = resumed.meta;
-    const cwd = context?.cwd ?? meta?.cwd;
+    const cwd = resumed.workingDirectory ?? context?.cwd ?? meta?.cwd;
     const model = context?.model ?? meta?.model;
     const provider = context?.model_provider ?? meta?.model_provider;
     const harness = context?.harness ?? meta?.harness;
@@ -290,6 +292,8 @@ export class Engine {
     const env = this.env;
     const resumed = source?.resumed;
     const recorded: RecordedSettings = recordedSettings(resumed);
+    const worktree = source ? resumeWorktree(resumed!.worktree, source.kind, request.cd !== undefined ? resolvePath(request.cwd, request.cd) : undefined) : { leave: false };
+    if (worktree.cwd !== undefined) recorded.cwd = worktree.cwd;
     // A resumed thread keeps its directory unless the request names another; config is read there.
     const baseCwd = request.cd === undefined && recorded.cwd ? recorded.cwd : request.cwd;
     const overrides = request.overrides ?? {};
@@ -319,6 +323,7 @@ export class Engine {
     }
     if (overrides.yolo) warnings.push('running with --dangerously-bypass-approvals-and-sandbox: commands run WITHOUT a sandbox and WITHOUT asking');
     if (resumed) warnings.push(...resumed.warnings);
+    if (worktree.warning) warnings.push(worktree.warning);
 
     const settings = resolveThreadSettings(config, cwd, overrides, recorded);
     const threadId = source?.kind === 'resume' ? resumed!.threadId : newThreadId();
@@ -473,6 +478,15 @@ export class Engine {
         unforward();
       },
     });
+    resources.worktrees = new ThreadWorktrees(
+      {
+        move: async (to) => void (await handle.moveWorkspace(to)),
+        record: (state) => recorder?.worktreeChanged(state),
+        readOnly: () => handle.settings.sandbox_mode === 'read-only',
+      },
+      worktree.state,
+    );
+    if (worktree.leave) recorder?.worktreeChanged(null);
     this.threads.set(threadId, handle);
     const unforward = thread.subscribe((envelope: EventEnvelope) => this.hub.emit(envelope));
     handle.emitThreadEvent(source?.kind === 'resume' ? { type: 'thread.resumed', thread_id: threadId } : { type: 'thread.started', thread_id: threadId });

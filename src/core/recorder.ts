@@ -1,6 +1,7 @@
 // What the thread reports for persistence. The store room implements it with rollout files; tests
 // and `--ephemeral` use the no-op recorder.
 import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
+import type { WorktreeRecord } from '../store/index.js';
 
 export interface TurnContextRecord {
   turn_id: string;
@@ -23,6 +24,8 @@ export interface ThreadRecorder {
   compacted(record: { summary: string; replacement: ConversationItem[] }): void;
   /** The thread was named (optional: a recorder without names ignores it). */
   threadNamed?(name: string): void;
+  /** The thread entered a worktree, or left it (null). */
+  worktreeChanged?(state: WorktreeRecord | null): void;
   flush(): void;
 }
 

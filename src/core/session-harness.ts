@@ -148,7 +148,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
 
 
 /** Capabilities that change files: plan mode offers none of them (shells run read-only instead). */
-const WRITE_CAPABILITIES = new Set(['fs.write', 'fs.edit', 'fs.apply_unified_diff', 'fs.str_replace_editor', 'native.apply_patch', 'swe.submit']);
+const WRITE_CAPABILITIES = new Set(['fs.write', 'fs.edit', 'fs.apply_unified_diff', 'fs.str_replace_editor', 'native.apply_patch', 'swe.submit', 'worktree.enter', 'worktree.exit']);
 
 /**
  * Plan mode's tool set: the profile's tools without its file writers (not advertised, not

@@ -234,6 +234,23 @@ export class ThreadHandle {
   }
 
   /**
+   * Make `cwd` the thread's working directory now, even mid-turn (EnterWorktree / ExitWorktree):
+   * the runtime is rebuilt for it, so the sandbox's writable roots, approvals and the prompt follow,
+   * and later turns record it (a resume lands there). Emits thread.settings_updated.
+   */
+  async moveWorkspace(cwd: string): Promise<ThreadSettingsView> {
+    this.assertOpen();
+    const settings = { ...this.settingsNow, cwd };
+    const built = await this.parts.rebuild(settings);
+    this.settingsNow = settings;
+    this.built = built;
+    this.thread.relocate(cwd, built.runtime);
+    const view = this.settings;
+    this.thread.emitFor(null, { type: 'thread.settings_updated', settings: view });
+    return view;
+  }
+
+  /**
    * Unload the thread: interrupt a running turn, kill every process and session it started (and
    * nothing else), close its rollout. Idempotent; the thread can be resumed again later.
    */

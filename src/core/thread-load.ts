@@ -24,7 +24,8 @@ export function recordedSettings(resumed: ResumedThread | undefined): RecordedSe
   if (!resumed) return {};
   const context = resumed.turnContext;
   const meta = resumed.meta;
-  const cwd = context?.cwd ?? meta?.cwd;
+  // A move into or out of a worktree after the newest turn began is newer than that turn's cwd.
+  const cwd = resumed.workingDirectory ?? context?.cwd ?? meta?.cwd;
   const model = context?.model ?? meta?.model;
   const provider = context?.model_provider ?? meta?.model_provider;
   const harness = context?.harness ?? meta?.harness;

@@ -27,6 +27,7 @@ import { fireSessionStart } from './extension-setup.js';
 import { resolveWebSearch, type ResolvedWebSearch } from '../web/index.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
 import type { SkillMetadata } from '../skills/index.js';
+import type { WorktreeCapability } from '../tools/worktree/capability.js';
 import type { Thread, TurnResult } from './thread.js';
 
 export const REPLAY_PROVIDER: ProviderInfo = { id: REPLAY_PROVIDER_ID, name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
@@ -47,6 +48,8 @@ export class ThreadResources {
   checkpoints: ThreadCheckpoints | undefined;
   /** The skills found when the thread loaded (the skill tools look names up here). */
   skills: readonly SkillMetadata[] = [];
+  /** The thread's worktree session (EnterWorktree / ExitWorktree), set once its handle exists. */
+  worktrees: WorktreeCapability | undefined;
 
   constructor(
     readonly threadId: string,
@@ -188,7 +191,11 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     },
     resources.mcp,
   );
-  const capabilities: CapabilitiesFactory = (services) => ({ ...orchestrator(services), skills: () => resources.skills });
+  const capabilities: CapabilitiesFactory = (services) => ({
+    ...orchestrator(services),
+    skills: () => resources.skills,
+    ...(resources.worktrees ? { worktree: resources.worktrees } : {}),
+  });
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
   const capabilityByName = new Map(harness.profile.tools.map((tool) => [tool.name, tool.capability]));

@@ -65,6 +65,9 @@ export class Thread {
   private approvalCounter = 0;
   private turnCounter: number;
   private seq = 0;
+  private cwdNow: string;
+  /** Bumped by relocate: a running turn's tools pick up the new directory and runtime. */
+  private workspaceGeneration = 0;
   private readonly tokens = new TokenTracker();
 
   constructor(private readonly options: ThreadOptions) {
@@ -72,6 +75,7 @@ export class Thread {
     this.history = [...(options.history ?? [])];
     this.runtime = options.runtime;
     this.turnCounter = options.firstTurn ?? 0;
+    this.cwdNow = options.cwd;
   }
 
   get recorder(): ThreadRecorder {
@@ -115,6 +119,24 @@ export class Thread {
   reconfigure(runtime: ThreadRuntime): void {
     if (this.activeTurn) this.pendingRuntime = runtime;
     else this.runtime = runtime;
+  }
+
+  /**
+   * Move the thread to another working directory at once, even in the middle of a turn (entering
+   * or leaving a worktree): the turn's next tool calls and requests use `cwd` and `runtime`, which
+   * must have been built for it (sandbox roots, prompt). A settings change waiting for the turn's
+   * end is dropped: `runtime` was built from the newest settings.
+   */
+  relocate(cwd: string, runtime: ThreadRuntime): void {
+    this.cwdNow = cwd;
+    this.runtime = runtime;
+    this.pendingRuntime = undefined;
+    this.workspaceGeneration++;
+  }
+
+  /** @internal TurnState rebuilds its tools' capabilities when this changes. */
+  get workspaceVersion(): number {
+    return this.workspaceGeneration;
   }
 
   /**
@@ -262,7 +284,7 @@ export class Thread {
     this.activeTurn = { id: turnId, done };
     const extension = this.options.extensions?.beginTurn(turnId, controller.signal) ?? {};
     const turn = new TurnState(this, controller.signal, turnId, this.options.canAskApproval ?? true, extension);
-    this.recorder.turnStarted({ turn_id: turnId, cwd: this.options.cwd, model: this.runtime.model, ...this.runtime.turnContext });
+    this.recorder.turnStarted({ turn_id: turnId, cwd: this.cwdNow, model: this.runtime.model, ...this.runtime.turnContext });
     this.emit({ type: 'turn.started' });
     void (async () => {
       let result: TurnResult;
@@ -442,6 +464,6 @@ export class Thread {
   }
 
   get cwd(): string {
-    return this.options.cwd;
+    return this.cwdNow;
   }
 }

@@ -8,8 +8,9 @@ import type { TurnExtension } from './thread-types.js';
 /** Per-turn bookkeeping: the todo list item and the services handed to tools. */
 export class TurnState {
   private planItem: ThreadItem | undefined;
-  private readonly caps: ToolCapabilities;
-  private readonly services: TurnServices;
+  private caps: ToolCapabilities;
+  private services: TurnServices;
+  private workspaceVersion: number;
 
   constructor(
     private readonly thread: Thread,
@@ -30,6 +31,17 @@ export class TurnState {
     };
     this.services = services;
     this.caps = this.capabilities(services);
+    this.workspaceVersion = thread.workspaceVersion;
+  }
+
+  /** The turn's capabilities, rebuilt for the new directory and runtime once the thread relocated. */
+  private currentCaps(): ToolCapabilities {
+    if (this.workspaceVersion !== this.thread.workspaceVersion) {
+      this.workspaceVersion = this.thread.workspaceVersion;
+      this.services = { ...this.services, cwd: this.thread.cwd };
+      this.caps = this.capabilities(this.services);
+    }
+    return this.caps;
   }
 
   private capabilities(services: TurnServices): ToolCapabilities {
@@ -55,16 +67,19 @@ export class TurnState {
         });
       },
       ...(this.extension.callTool ? { callTool: this.extension.callTool } : {}),
-      toolContext: (gate?: ToolCallGate): ToolContext => ({
-        cwd: thread.cwd,
-        threadId: thread.id,
-        signal: this.signal,
-        // A call hooks decided about gets capabilities that carry the decision to the orchestrator.
-        caps: gate ? this.capabilities({ ...this.services, callGate: gate }) : this.caps,
-        threadState: thread.state,
-        emitItem: (phase, item) => thread.emit({ type: `item.${phase}`, item }),
-        newItemId: () => thread.newItemId(),
-      }),
+      toolContext: (gate?: ToolCallGate): ToolContext => {
+        const caps = this.currentCaps();
+        return {
+          cwd: thread.cwd,
+          threadId: thread.id,
+          signal: this.signal,
+          // A call hooks decided about gets capabilities that carry the decision to the orchestrator.
+          caps: gate ? this.capabilities({ ...this.services, callGate: gate }) : caps,
+          threadState: thread.state,
+          emitItem: (phase, item) => thread.emit({ type: `item.${phase}`, item }),
+          newItemId: () => thread.newItemId(),
+        };
+      },
     };
   }
 

@@ -1,12 +1,13 @@
 // Rebuilds a thread's state from its rollout records (resume, fork, index backfill).
 import type { ConversationItem, TokenUsage } from '../protocol/index.js';
 import { repairCallPairing } from './call-pairing.js';
-import { THREAD_NAME_EVENT, TURN_END_EVENT_TYPES } from './rollout-recorder.js';
+import { THREAD_NAME_EVENT, TURN_END_EVENT_TYPES, WORKTREE_EVENT } from './rollout-recorder.js';
 import type {
   ModelResponsePayload,
   RolloutRecord,
   SessionMeta,
   TurnContextPayload,
+  WorktreeRecord,
 } from './rollout-types.js';
 
 export interface ReconstructedThread {
@@ -23,6 +24,24 @@ export interface ReconstructedThread {
   repairs: string[];
   /** The newest name the thread was given (ThreadHandle.setName), if any. */
   threadName: string | undefined;
+  /** The worktree the thread was in when the rollout ends (EnterWorktree without an exit since). */
+  worktree: WorktreeRecord | undefined;
+  /**
+   * Where the thread worked last: the newest turn's cwd, unless it moved into or out of a worktree
+   * after that turn started (a move happens mid-turn).
+   */
+  workingDirectory: string | undefined;
+}
+
+/** The state a worktree_changed event records: a worktree, null for "left it", undefined for another event. */
+function recordedWorktree(payload: { type: string }): WorktreeRecord | null | undefined {
+  if (payload.type !== WORKTREE_EVENT) return undefined;
+  const state = (payload as { worktree?: unknown }).worktree;
+  if (state === null) return null;
+  if (typeof state !== 'object' || state === undefined) return undefined;
+  const record = state as Partial<WorktreeRecord>;
+  const strings = [record.path, record.base_commit, record.original_cwd, record.repository];
+  return strings.every((value) => typeof value === 'string' && value !== '') ? (record as WorktreeRecord) : undefined;
 }
 
 /** The name a thread_name_updated event gives, if it is one. */
@@ -44,6 +63,8 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
   let totalUsage: TokenUsage | undefined;
   let turns = 0;
   let threadName: string | undefined;
+  let worktree: WorktreeRecord | undefined;
+  let workingDirectory: string | undefined;
   // History length at the start of each turn still in the history (for rollback).
   let turnStarts: number[] = [];
   for (const record of records) {
@@ -56,6 +77,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
         break;
       case 'turn_context':
         turnContext = record.payload;
+        workingDirectory = record.payload.cwd || workingDirectory;
         turns += 1;
         turnStarts.push(history.length);
         break;
@@ -72,6 +94,11 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
       case 'event_msg': {
         const payload = record.payload;
         threadName = recordedName(payload) ?? threadName;
+        const moved = recordedWorktree(payload);
+        if (moved !== undefined) {
+          workingDirectory = moved ? moved.path : (worktree?.original_cwd ?? workingDirectory);
+          worktree = moved ?? undefined;
+        }
         if (payload.type === 'token_count') {
           const info = (payload as { info?: { total_token_usage?: TokenUsage } | null }).info;
           if (info?.total_token_usage) totalUsage = info.total_token_usage;
@@ -94,7 +121,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
     }
   }
   const repaired = repairCallPairing(history);
-  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs, threadName };
+  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs, threadName, worktree, workingDirectory };
 }
 
 /** Recorded model responses in order, for a replay provider. */

@@ -3,6 +3,7 @@
 import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
 import { eventRecord, modelResponseRecord, responseItemRecord, turnContextRecord } from './rollout-records.js';
 import type { RolloutWriter } from './rollout-writer.js';
+import type { WorktreeRecord } from './rollout-types.js';
 
 export type TurnEndStatus = 'completed' | 'failed' | 'interrupted';
 
@@ -119,6 +120,11 @@ export class RolloutRecorder {
     this.writer.append(eventRecord(THREAD_NAME_EVENT, { thread_name: name }));
   }
 
+  /** The thread entered a worktree (or left it: null); resume restores it from the newest one. */
+  worktreeChanged(state: WorktreeRecord | null): void {
+    this.writer.append(eventRecord(WORKTREE_EVENT, { worktree: state }));
+  }
+
   flush(): void {
     if (this.options.durable) this.writer.flush();
     this.options.onFlush?.();
@@ -128,6 +134,9 @@ export class RolloutRecorder {
     this.writer.close();
   }
 }
+
+/** The event_msg a thread's move into or out of a worktree is recorded with. */
+export const WORKTREE_EVENT = 'worktree_changed';
 
 /** The event_msg a thread's name is recorded with. */
 export const THREAD_NAME_EVENT = 'thread_name_updated';

@@ -76,6 +76,19 @@ export interface ThreadRolledBackPayload {
   num_turns: number;
 }
 
+/** The worktree a thread works in (EnterWorktree), as its `worktree_changed` event records it. */
+export interface WorktreeRecord {
+  /** The worktree's folder: the thread's working directory while it is in it. */
+  path: string;
+  branch?: string;
+  /** The commit it started from (removal refuses over commits after it). */
+  base_commit: string;
+  /** Where the thread worked before entering (ExitWorktree returns there). */
+  original_cwd: string;
+  /** The repository's main checkout. */
+  repository: string;
+}
+
 /** Other event_msg payloads are free-form but always carry a `type`. */
 export interface GenericEventPayload {
   type: string;

@@ -17,6 +17,7 @@ import type { AgentsCapability } from './agents/capability.js';
 import type { FileChange } from '../checkpoints/index.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WebFetchResult, SearchResult } from '../web/index.js';
+import type { WorktreeCapability } from './worktree/capability.js';
 
 export interface ToolResult {
   output: ToolOutput;
@@ -131,6 +132,8 @@ export interface ToolCapabilities {
   closeSession?(sessionId: number): Promise<boolean>;
   /** The skills of this thread, in the order the model saw them listed. */
   skills?(): readonly SkillMetadata[];
+  /** Git worktree sessions of this thread (EnterWorktree / ExitWorktree); absent where the engine offers none. */
+  worktree?: WorktreeCapability;
 }
 
 export interface FetchRequest {

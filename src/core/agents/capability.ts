@@ -2,6 +2,7 @@
 // paths (/root/implement_fix), paths relative to the caller (implement_fix), nicknames or thread ids.
 import { AgentToolError, type AgentStatusValue, type AgentsCapability, type AgentView, type WaitOutcome } from '../../tools/agents/capability.js';
 import type { AgentsService } from './service.js';
+import { settleAgentWorktree } from './isolation.js';
 import type { AgentNode } from './tree.js';
 
 function isFinal(node: AgentNode): boolean {
@@ -127,5 +128,13 @@ export function threadAgentsCapability(service: AgentsService, self: AgentNode):
     list: (prefix) =>
       [...self.tree.nodes.values()].filter((node) => node.parent && (!prefix || node.path.startsWith(prefix))).map((node) => node.view()),
     takeNotifications: () => self.mailbox.splice(0).map((node) => node.view()),
+    async settleWorktree(target) {
+      const node = need(target);
+      const worktree = node.worktree;
+      if (!worktree) return undefined;
+      const settled = await settleAgentWorktree(worktree);
+      if (!settled.kept) node.worktree = undefined;
+      return settled;
+    },
   };
 }

@@ -15,6 +15,7 @@ import type { BuiltRuntime } from '../thread-runtime.js';
 import { threadAgentsCapability } from './capability.js';
 import { capChildSafety } from './permissions.js';
 import { lastTurns } from './fork-turns.js';
+import { createAgentWorktree, settleAgentWorktree } from './isolation.js';
 import { readRollout } from '../../store/index.js';
 import { AgentNode, AgentTree, ROOT_PATH, statusOf, taskSegment, type AgentLink } from './tree.js';
 
@@ -117,8 +118,9 @@ export class AgentsService {
       ...(role ? { role: role.name } : {}),
       ...(role?.developerInstructions !== undefined ? { developerInstructions: role.developerInstructions } : {}),
     };
+    const worktree = request.isolation === 'worktree' ? await createAgentWorktree(parent.cwd, segment) : undefined;
     const childRequest: ThreadStartRequest = {
-      cwd: parent.cwd,
+      cwd: worktree?.path ?? parent.cwd,
       ...(base.profile ? { profile: base.profile } : {}),
       config: [...(base.config ?? []), ...(role?.developerInstructions !== undefined ? [`developer_instructions=${JSON.stringify(role.developerInstructions)}`] : [])],
       ...(base.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
@@ -145,12 +147,15 @@ export class AgentsService {
     try {
       handle = await this.startChild(caller, childRequest, request.forkTurns ?? 'none');
     } catch (error) {
+      // The worktree made for a child that never started holds nothing of anyone's.
+      if (worktree) await settleAgentWorktree(worktree);
       if (error instanceof AgentToolError) throw error;
       throw new AgentToolError(`could not start agent ${path}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       caller.tree.reserved--;
     }
     const node = this.nodes.get(handle.id)!;
+    node.worktree = worktree;
     this.watch(node, handle);
     // The parent's SubagentStart hooks may give the child context; it goes before its first message.
     const started = await parentHandle.hooks?.run('SubagentStart', { agent_id: handle.id, agent_type: role?.name ?? 'default' });

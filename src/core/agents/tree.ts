@@ -1,5 +1,6 @@
 // The agents of one session: a root thread and the children it (and they) spawned, addressed by
 // task path (/root/implement_fix/tests). Each node tracks its child thread's state for the tools.
+import type { AgentWorktree } from './isolation.js';
 import type { AgentsSettings, RigConfig } from '../../config/index.js';
 import type { ProviderInfo } from '../../model/index.js';
 import type { AgentStatusValue, AgentView } from '../../tools/agents/capability.js';
@@ -35,6 +36,8 @@ export class AgentNode {
   toolUses = 0;
   totalTokens = 0;
   readonly startedAt = Date.now();
+  /** Its own worktree (isolation "worktree"), until removed. */
+  worktree: AgentWorktree | undefined;
   config!: RigConfig;
   agents!: AgentsSettings;
   provider!: ProviderInfo;
@@ -61,6 +64,7 @@ export class AgentNode {
       toolUses: this.toolUses,
       startedAt: this.startedAt,
       totalTokens: this.totalTokens,
+      ...(this.worktree ? { worktree: { path: this.worktree.path, branch: this.worktree.branch } } : {}),
     };
   }
 

@@ -26,6 +26,8 @@ export interface AgentView {
   startedAt: number;
   /** Total tokens its turns used. */
   totalTokens: number;
+  /** The worktree it works in, when spawned with isolation "worktree". */
+  worktree?: { path: string; branch: string };
 }
 
 export interface SpawnRequest {
@@ -42,6 +44,8 @@ export interface SpawnRequest {
   defaultRoleAliases?: readonly string[];
   /** The caller waits for the result itself (a synchronous delegation): no notification follows. */
   foreground?: boolean;
+  /** Run the child in a git worktree of its own (Claude Code's `isolation: "worktree"`). */
+  isolation?: 'worktree';
 }
 
 /** Thrown with a message meant for the model (what was wrong and what to do). */
@@ -77,6 +81,11 @@ export interface AgentsCapability {
   list(pathPrefix?: string): AgentView[];
   /** Notifications about children that finished since the last call, taken once (v2's mailbox). */
   takeNotifications(): AgentView[];
+  /**
+   * After an isolated child's work: removes its worktree when it changed nothing there, else keeps
+   * it; undefined for a child without one.
+   */
+  settleWorktree?(target: string): Promise<{ path: string; branch: string; kept: boolean } | undefined>;
 }
 
 export function statusName(status: AgentStatusValue): CollabAgentState['status'] {

@@ -87,17 +87,41 @@ export function createDelegateTool(tool: ResolvedTool): ToolSpec {
           return foregroundReply(style, done, type);
         }
         const forkTurns = style === 'qwen' ? qwenFork(args['fork_turns']) : 'none';
-        const request = { message: prompt, ...(description ? { description } : {}), ...(type ? { role: type } : {}), forkTurns, defaultRoleAliases: BUILTIN_TYPES[style] };
+        const isolation = stringArg(args, 'isolation');
+        if (isolation !== undefined && isolation !== 'worktree') {
+          throw new AgentToolError(`${tool.name}: isolation "${isolation}" is not available in rig; use "worktree" (a git worktree of this repository) or leave it out`);
+        }
+        const request = {
+          message: prompt,
+          ...(description ? { description } : {}),
+          ...(type ? { role: type } : {}),
+          forkTurns,
+          defaultRoleAliases: BUILTIN_TYPES[style],
+          ...(isolation === 'worktree' ? { isolation: 'worktree' as const } : {}),
+        };
         if (runsInBackground(style, boolArg(args, 'run_in_background'))) {
           const view = await agents.spawn(request, ctx.signal);
           call.concern(view);
-          return backgroundReply(style, view);
+          return withWorktreeNote(backgroundReply(style, view), view.worktree && { ...view.worktree, kept: true }, true);
         }
         const done = await runForeground(agents, ctx, call.concern, request);
-        return foregroundReply(style, done, type);
+        const settled = done.worktree ? await agents.settleWorktree?.(done.id) : undefined;
+        return withWorktreeNote(foregroundReply(style, done, type), settled, false);
       });
     },
   );
+}
+
+/** Where an isolated agent's work is: its worktree and branch, or that it changed nothing and the worktree went. */
+function withWorktreeNote(reply: ToolResult, worktree: { path: string; branch: string; kept: boolean } | undefined, running: boolean): ToolResult {
+  if (!worktree) return reply;
+  const note = running
+    ? `The agent works in its own git worktree at ${worktree.path} (branch ${worktree.branch}).`
+    : worktree.kept
+      ? `The agent worked in its own git worktree; its changes are at ${worktree.path} on branch ${worktree.branch} (merge or cherry-pick them from there).`
+      : 'The agent worked in its own git worktree and changed nothing there, so the worktree was removed.';
+  const text = typeof reply.output === 'string' ? reply.output : undefined;
+  return text === undefined ? reply : { ...reply, output: `${text}\n\n${note}` };
 }
 
 /**
