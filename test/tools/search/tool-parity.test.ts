@@ -2,7 +2,7 @@
 // bundled rg, rg on PATH, the in-process fallback) over a tree with ignore files at several levels
 // and more files than the tools' result caps, so sorting, truncation notices and path forms cannot
 // depend on which backend answered.
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { bundledRipgrep, systemRipgrep } from '../../../src/tools/search/locate.
 import type { ToolSpec } from '../../../src/tools/spec.js';
 import { bound } from '../harness/bind.js';
 import { call, fakeContext } from '../harness/fake-context.js';
-import { removeDir } from '../../support/workspace.js';
+import { removeDir, tempDir } from '../../support/workspace.js';
 import { TREE } from './tree.js';
 
 const SETTINGS = [
@@ -99,6 +99,7 @@ function argsFor(tool: SearchTool, candidate: Record<string, unknown>): Record<s
 
 let small: ReturnType<typeof fakeContext>;
 let big: ReturnType<typeof fakeContext>;
+let outside: string;
 const outputs = new Map<string, Map<string, string>>();
 const previous = process.env['RIG_RIPGREP'];
 
@@ -115,6 +116,11 @@ beforeAll(async () => {
   small = fakeContext();
   populate(small, Object.fromEntries(Object.entries(TREE).flatMap(([rel, text]) => (rel.startsWith('repo/') ? [[rel.slice('repo/'.length), text]] : []))));
   mkdirSync(join(small.root, 'empty-dir'));
+  // Links out of the workspace: no backend follows them (rg does not without --follow).
+  outside = tempDir('parity-outside');
+  writeFileSync(join(outside, 'outside-secret.ts'), 'needle outside\n');
+  symlinkSync(join(outside, 'outside-secret.ts'), join(small.root, 'src', 'linked.ts'));
+  symlinkSync(outside, join(small.root, 'linked-dir'));
   big = fakeContext();
   const many: Record<string, string> = { '.git/HEAD': 'ref: refs/heads/main\n', '.gitignore': 'skip/\n' };
   for (let i = 0; i < MANY; i++) many[`${i % 10 === 0 ? 'skip' : `d${i % 7}`}/f${i}.${i % 3 === 0 ? 'ts' : 'rs'}`] = i % 3 === 0 ? `needle ${i}\n` : `hay ${i}\n`;
@@ -143,6 +149,7 @@ afterAll(() => {
   else process.env['RIG_RIPGREP'] = previous;
   removeDir(small.root);
   removeDir(big.root);
+  removeDir(outside);
 });
 
 describe('search tools on every backend', () => {
@@ -159,10 +166,10 @@ describe('search tools on every backend', () => {
     for (const [key, text] of fallback) expect({ key, text: other.get(key) }).toEqual({ key, text });
   });
 
-  it('ignored files stay out unless include_ignored asks for them', () => {
+  it('ignored files stay out unless include_ignored asks for them; links out of the workspace are never followed', () => {
     for (const [key, text] of outputs.get('off')!) {
-      if (key.includes('include_ignored')) continue;
-      for (const path of ['build/out.js', 'node_modules/', 'src/gen/', 'src/a.tmp', 'excluded.dat', 'many/skip/', 'nested/y.md', '.git/']) {
+      const hidden = key.includes('include_ignored') ? [] : ['build/out.js', 'node_modules/', 'src/gen/', 'src/a.tmp', 'excluded.dat', 'skip/', 'nested/y.md', '.git/'];
+      for (const path of ['linked', 'needle outside', ...hidden]) {
         expect({ key, leaked: text.includes(path) ? path : undefined }).toEqual({ key, leaked: undefined });
       }
     }
