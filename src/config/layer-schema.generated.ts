@@ -479,6 +479,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
         }
       ]
     },
+    "ripgrep": {
+      "type": "string"
+    },
     "features": {
       "type": "object",
       "propertyNames": {
@@ -2087,6 +2090,9 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
                 "additionalProperties": false
               }
             ]
+          },
+          "ripgrep": {
+            "type": "string"
           },
           "features": {
             "type": "object",

@@ -23,6 +23,8 @@ export const PROJECT_RESTRICTED_KEYS: readonly string[] = [
   'experimental_realtime_ws_base_url',
   'otel',
   'features.respect_system_proxy',
+  // rig runs this binary outside the sandbox: a cloned repository must not pick it.
+  'ripgrep',
   // rig: a project must not vouch for itself or for other folders.
   'projects',
 ];

@@ -397,6 +397,9 @@ function profileFields() {
     openai_base_url: () => z.string().optional(),
     notify: () => stringList().optional(),
     web_search: () => webSearchSchema().optional(),
+    /** rig: which rg the search tools run: "auto" (bundled, else PATH), "bundled", "system", "off"
+     * (in-process search), or an absolute path to an rg binary. RIG_RIPGREP overrides it. */
+    ripgrep: () => z.string().optional(),
     features: () => z.record(z.string(), z.boolean()).optional(),
     agents: () => agentsSchema().optional(),
     hooks: () => hooksSchema().optional(),

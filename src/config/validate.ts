@@ -7,6 +7,7 @@ import { findKeyLine } from './locate.js';
 import { checkMcpServersLayer } from './mcp-servers.js';
 import { getAtPath, isTable, type Table } from './overrides.js';
 import { checkWebSearchLayer } from './web-search.js';
+import { ripgrepSettingProblem } from './ripgrep.js';
 import { CODEX_INERT, layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
 
 export type LayerSource =
@@ -169,6 +170,8 @@ const NOT_YET_ACTIVE: Partial<Record<keyof ConfigLayer, string>> = {
 function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
   const warnings: string[] = checkMcpServersLayer(layer, (path) => locate(source, path));
   checkWebSearchLayer(layer, (path) => locate(source, path));
+  const ripgrepProblem = layer.ripgrep === undefined ? undefined : ripgrepSettingProblem(layer.ripgrep);
+  if (ripgrepProblem) warnings.push(`${locate(source, ['ripgrep'])}: ${ripgrepProblem}`);
   for (const [key, message] of Object.entries(NOT_YET_ACTIVE) as [keyof ConfigLayer, string][]) {
     // web_search = "disabled" asks for what rig does anyway (the Codex SDK sends it).
     if (key === 'web_search' && (layer.web_search === 'disabled' || (typeof layer.web_search === 'object' && layer.web_search.mode === 'disabled'))) continue;

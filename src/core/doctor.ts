@@ -14,6 +14,7 @@ import { PROCESS_SCOPE_VAR, THREAD_ID_VAR } from './safety.js';
 import { loadSafetyConfig, sessionSafety, SafetySetupError } from './safety-commands.js';
 import { rigVersion } from './version.js';
 import { describeMcpServers } from './doctor-mcp.js';
+import { configureRipgrep, searchBackend, unusableRipgrepChoice } from '../tools/search/locate.js';
 
 export interface DoctorInput {
   env: NodeJS.ProcessEnv;
@@ -89,6 +90,7 @@ export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
     }
   }
   if (loaded) await describeMcpServers(loaded.config, { cwd: loaded.cwd, env }, lines, problem);
+  if (loaded) describeSearch(loaded.config, env, lines, problem);
   const sandbox = sandboxDoctorReport({
     ...(input.platform ? { platform: input.platform } : {}),
     ...(input.diagnosis ? { diagnosis: input.diagnosis } : {}),
@@ -97,6 +99,16 @@ export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
   if (sandbox.includes('UNAVAILABLE')) problems++;
   lines.push(sandbox);
   return { lines, problems };
+}
+
+/** Which rg the search tools run (or that they search in-process), and a choice that cannot be used. */
+function describeSearch(config: LoadedConfig['config'], env: NodeJS.ProcessEnv, lines: string[], problem: (text: string) => void): void {
+  configureRipgrep(config.ripgrep);
+  const backend = searchBackend(env);
+  const unusable = unusableRipgrepChoice(env);
+  if (unusable) problem(`search: ${unusable}; searches would run in-process (slower): fix the path, or remove the setting`);
+  else if (backend.kind === 'ripgrep') lines.push(`search: ripgrep ${backend.path} (${backend.source})`);
+  else lines.push(`search: in-process, in a worker thread (${backend.reason})${backend.reason.startsWith('no bundled rg') ? '; install ripgrep (Debian/Ubuntu: apt install ripgrep) for faster searches' : ''}`);
 }
 
 /** The provider endpoint answers a request that spends no tokens (GET of its models list). */

@@ -25,6 +25,7 @@ import { compactThread, userMessageBudget } from './compaction.js';
 import { permissionModeFor, type HookSessionFacts, type ThreadHooks } from './hook-points.js';
 import { fireSessionStart } from './extension-setup.js';
 import { resolveWebSearch, type ResolvedWebSearch } from '../web/index.js';
+import { setupSearch } from './search-setup.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WorktreeCapability } from '../tools/worktree/capability.js';
@@ -238,6 +239,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     compact: (target) => compactWithHooks(target, 'manual'),
   };
   const notices = webSearch.unavailable ? [`web search is off for this thread: ${webSearch.unavailable}`] : [];
+  notices.push(...setupSearch(config));
   return { runtime, provider, model, harness, safety, agents, hookFacts, notices };
 }
 

@@ -75,6 +75,21 @@ function rgLines(files: FileHits[], request: Request, show: (path: string) => st
   return out;
 }
 
+/**
+ * The context lines (not matches) within `span` lines before (negative) or after a hit. Lines are
+ * in file order, so only the neighbours are looked at: a file matching on every line stays linear.
+ */
+function contextOf(lines: FileHits['lines'], index: number, span: number): string[] {
+  const hit = lines[index]!;
+  const out: string[] = [];
+  if (span < 0) {
+    for (let j = index - 1; j >= 0 && lines[j]!.line >= hit.line + span; j--) if (!lines[j]!.match) out.unshift(lines[j]!.text);
+  } else {
+    for (let j = index + 1; j < lines.length && lines[j]!.line <= hit.line + span; j++) if (!lines[j]!.match) out.push(lines[j]!.text);
+  }
+  return out;
+}
+
 async function render(style: Style, request: Request, files: FileHits[], searched: number, ctx: ToolContext): Promise<string> {
   const q = request.query;
   const rel = (path: string): string => displayPath(ctx, path);
@@ -116,15 +131,11 @@ async function render(style: Style, request: Request, files: FileHits[], searche
     }
     case 'deepseek': {
       const matches = files.flatMap((file) =>
-        file.lines
-          .filter((hit) => hit.match)
-          .map((hit) => ({
-            file: rel(file.path),
-            line_number: hit.line,
-            line: hit.text,
-            context_before: file.lines.filter((c) => !c.match && c.line < hit.line && c.line >= hit.line - q.before).map((c) => c.text),
-            context_after: file.lines.filter((c) => !c.match && c.line > hit.line && c.line <= hit.line + q.after).map((c) => c.text),
-          })),
+        file.lines.flatMap((hit, index) =>
+          hit.match
+            ? [{ file: rel(file.path), line_number: hit.line, line: hit.text, context_before: contextOf(file.lines, index, -q.before), context_after: contextOf(file.lines, index, q.after) }]
+            : [],
+        ),
       );
       const { shown, truncated } = page(matches, request);
       return JSON.stringify({ matches: shown, total_matches: matches.length, files_searched: searched, truncated });

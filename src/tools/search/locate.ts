@@ -1,7 +1,8 @@
 // Which ripgrep to run: the binary an npm platform package ships (@vscode/ripgrep-<platform>-<arch>,
 // installed as an optional dependency, no download at install time), else `rg` on PATH, else none
-// (searches then run in-process, off the main thread). RIG_RIPGREP picks one explicitly:
-// `bundled`, `system`, `off`, or a path to an rg binary.
+// (searches then run in-process, off the main thread). The `ripgrep` config key picks one
+// explicitly (`auto`, `bundled`, `system`, `off`, or a path to an rg binary); RIG_RIPGREP, when
+// set, overrides it.
 import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -12,31 +13,58 @@ export type SearchBackend = { kind: 'ripgrep'; path: string; source: RipgrepSour
 
 const cache = new Map<string, SearchBackend>();
 
+/** The `ripgrep` value of the config the last session was built from (one per process in practice). */
+let configured: string | undefined;
+
+/** Sets the config's `ripgrep` value (undefined: not set) for every later search. */
+export function configureRipgrep(setting: string | undefined): void {
+  configured = setting?.trim() || undefined;
+}
+
+/** The setting in force and where it comes from, as a user would write it. */
+function currentSetting(env: NodeJS.ProcessEnv): { setting: string; origin: string } {
+  const fromEnv = (env['RIG_RIPGREP'] ?? '').trim();
+  if (fromEnv !== '') return { setting: fromEnv, origin: `RIG_RIPGREP=${fromEnv}` };
+  if (configured !== undefined) return { setting: configured, origin: `ripgrep = ${JSON.stringify(configured)} in config` };
+  return { setting: '', origin: '' };
+}
+
 /** The backend searches use under `env` (resolved once per distinct setting). */
 export function searchBackend(env: NodeJS.ProcessEnv = process.env): SearchBackend {
-  const setting = (env['RIG_RIPGREP'] ?? '').trim();
-  const key = `${setting}\0${setting === '' || setting === 'auto' || setting === 'system' ? env['PATH'] ?? '' : ''}`;
+  const { setting, origin } = currentSetting(env);
+  const key = `${origin}\0${setting === '' || setting === 'auto' || setting === 'system' ? env['PATH'] ?? '' : ''}`;
   let backend = cache.get(key);
   if (!backend) {
-    backend = resolveBackend(setting, env);
+    backend = resolveBackend(setting, origin, env);
     cache.set(key, backend);
   }
   return backend;
 }
 
-function resolveBackend(setting: string, env: NodeJS.ProcessEnv): SearchBackend {
+/**
+ * Why an explicitly chosen rg cannot be used (searches then run in-process), for a notice at
+ * session start and for rig doctor; undefined when the choice is usable or nothing was chosen.
+ */
+export function unusableRipgrepChoice(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const { setting } = currentSetting(env);
+  if (setting === '' || setting === 'auto' || setting === 'off' || setting === 'none' || setting === 'fallback') return undefined;
+  const backend = searchBackend(env);
+  return backend.kind === 'fallback' ? backend.reason : undefined;
+}
+
+function resolveBackend(setting: string, origin: string, env: NodeJS.ProcessEnv): SearchBackend {
   switch (setting) {
     case 'off':
     case 'none':
     case 'fallback':
-      return { kind: 'fallback', reason: 'RIG_RIPGREP=off' };
+      return { kind: 'fallback', reason: origin };
     case 'bundled': {
       const path = bundledRipgrep();
-      return path ? { kind: 'ripgrep', path, source: 'bundled' } : { kind: 'fallback', reason: 'no bundled rg for this platform' };
+      return path ? { kind: 'ripgrep', path, source: 'bundled' } : { kind: 'fallback', reason: `${origin}, but npm installed no @vscode/ripgrep binary for ${process.platform}-${process.arch}` };
     }
     case 'system': {
       const path = systemRipgrep(env['PATH'] ?? '');
-      return path ? { kind: 'ripgrep', path, source: 'system' } : { kind: 'fallback', reason: 'no rg on PATH' };
+      return path ? { kind: 'ripgrep', path, source: 'system' } : { kind: 'fallback', reason: `${origin}, but there is no rg on PATH` };
     }
     case '':
     case 'auto': {
@@ -48,7 +76,9 @@ function resolveBackend(setting: string, env: NodeJS.ProcessEnv): SearchBackend 
     }
     default: {
       if (isAbsolute(setting) && isExecutable(setting)) return { kind: 'ripgrep', path: setting, source: 'configured' };
-      return { kind: 'fallback', reason: `RIG_RIPGREP=${setting} is not an executable file` };
+      if (isAbsolute(setting)) return { kind: 'fallback', reason: `${origin}, but that is not an executable file` };
+      // Warned about when the config is read; the variable gets the same treatment.
+      return resolveBackend('auto', origin, env);
     }
   }
 }

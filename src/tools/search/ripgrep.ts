@@ -20,6 +20,9 @@ import {
   timeoutError,
 } from './types.js';
 
+/** Parsing rg's output gives the event loop a turn at least this often. */
+const YIELD_AFTER_MS = 8;
+
 /** rg's file filtering shared by listing and content search. */
 function filterArgs(includeIgnored: boolean): string[] {
   const args = ['--no-config', '--no-messages', '--hidden', '--no-ignore-global', '--color=never'];
@@ -96,6 +99,9 @@ function runRipgrep(
     const onAbort = (): void => stop(new SearchError('aborted', 'Search interrupted'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     let pending = '';
+    // libuv hands over up to 32 reads (2 MB of rg output) in one go: past a few milliseconds of
+    // parsing, reading pauses until the event loop has had a turn (rg waits on the full pipe).
+    let slice = performance.now();
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       if (stopped) return;
@@ -110,6 +116,13 @@ function runRipgrep(
         }
       }
       pending = text.slice(start);
+      if (performance.now() - slice > YIELD_AFTER_MS) {
+        child.stdout.pause();
+        setImmediate(() => {
+          slice = performance.now();
+          child.stdout.resume();
+        });
+      }
     });
     let stderr = '';
     child.stderr.setEncoding('utf8');

@@ -4,9 +4,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { grepFiles, listFiles, type GrepQuery, type SearchBackend } from '../../../src/tools/search/index.js';
-import { bundledRipgrep, searchBackend, systemRipgrep } from '../../../src/tools/search/locate.js';
+import { bundledRipgrep, configureRipgrep, searchBackend, systemRipgrep, unusableRipgrepChoice } from '../../../src/tools/search/locate.js';
 import { removeDir } from '../../support/workspace.js';
 import { waitUntil } from '../../frontends/exec/helpers.js';
 
@@ -124,11 +124,35 @@ describe('choosing the backend', () => {
     expect(searchBackend({ RIG_RIPGREP: 'off' })).toEqual({ kind: 'fallback', reason: 'RIG_RIPGREP=off' });
     expect(searchBackend({ RIG_RIPGREP: custom })).toEqual({ kind: 'ripgrep', path: custom, source: 'configured' });
     expect(searchBackend({ RIG_RIPGREP: join(dir, 'missing') })).toMatchObject({ kind: 'fallback' });
-    expect(searchBackend({ RIG_RIPGREP: 'system', PATH: dir })).toMatchObject({ kind: 'fallback', reason: 'no rg on PATH' });
+    expect(searchBackend({ RIG_RIPGREP: 'system', PATH: dir })).toEqual({ kind: 'fallback', reason: 'RIG_RIPGREP=system, but there is no rg on PATH' });
     writeFileSync(join(dir, 'rg'), '#!/bin/sh\n');
     chmodSync(join(dir, 'rg'), 0o755);
     expect(searchBackend({ RIG_RIPGREP: 'system', PATH: `${dir}:/usr/bin` })).toEqual({ kind: 'ripgrep', path: join(dir, 'rg'), source: 'system' });
     const bundled = bundledRipgrep();
     if (bundled) expect(searchBackend({ PATH: '' })).toEqual({ kind: 'ripgrep', path: bundled, source: 'bundled' });
+  });
+});
+
+describe('the ripgrep config key', () => {
+  afterEach(() => configureRipgrep(undefined));
+
+  it('picks the backend unless RIG_RIPGREP is set, and says when its choice cannot be used', () => {
+    const dir = tempDir();
+    const custom = join(dir, 'my-rg');
+    writeFileSync(custom, '#!/bin/sh\n');
+    chmodSync(custom, 0o755);
+    configureRipgrep(custom);
+    expect(searchBackend({ PATH: '' })).toEqual({ kind: 'ripgrep', path: custom, source: 'configured' });
+    expect(unusableRipgrepChoice({ PATH: '' })).toBeUndefined();
+    expect(searchBackend({ PATH: '', RIG_RIPGREP: 'off' })).toEqual({ kind: 'fallback', reason: 'RIG_RIPGREP=off' });
+    configureRipgrep('off');
+    expect(searchBackend({ PATH: '' })).toEqual({ kind: 'fallback', reason: 'ripgrep = "off" in config' });
+    expect(unusableRipgrepChoice({ PATH: '' })).toBeUndefined();
+    configureRipgrep(join(dir, 'missing-rg'));
+    expect(unusableRipgrepChoice({ PATH: '' })).toBe(`ripgrep = ${JSON.stringify(join(dir, 'missing-rg'))} in config, but that is not an executable file`);
+    configureRipgrep('system');
+    expect(unusableRipgrepChoice({ PATH: dir })).toBe('ripgrep = "system" in config, but there is no rg on PATH');
+    configureRipgrep(undefined);
+    expect(unusableRipgrepChoice({ PATH: dir })).toBeUndefined();
   });
 });
