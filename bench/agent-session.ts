@@ -23,6 +23,8 @@ export interface Agent {
   command: string[];
   /** Where the agent's home directories go (Codex refuses helper binaries under the system temp dir). */
   homeRoot?: string;
+  /** Extra environment for the agent (investigations: allocator settings, profiler paths). */
+  env?: Record<string, string>;
 }
 
 /** `on`: workspace-write with each agent's own sandbox; `off`: no sandbox (both bypass it). */
@@ -89,7 +91,7 @@ function agentArgs(agent: Agent, sandbox: SandboxChoice): string[] {
 
 function agentEnv(agent: Agent, home: string): NodeJS.ProcessEnv {
   const own = agent.name === 'rig' ? { RIG_HOME: home } : { CODEX_HOME: home };
-  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ...own, MOCK_API_KEY: 'sk-bench-0123456789' };
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ...own, MOCK_API_KEY: 'sk-bench-0123456789', ...agent.env };
 }
 
 function bodyBytes(request: MockRequest): number {
@@ -138,16 +140,23 @@ function toolProblem(script: SessionScript, requests: readonly MockRequest[]): s
   return undefined;
 }
 
-export async function runAgentSession(agent: Agent, script: SessionScript, sandbox: SandboxChoice): Promise<SessionRun> {
+export interface SessionHooks {
+  /** Called as request n (1-based) arrives, before it is answered (e.g. to signal the agent for a heap snapshot). */
+  onRequest?: (n: number, pid: number) => void;
+}
+
+export async function runAgentSession(agent: Agent, script: SessionScript, sandbox: SandboxChoice, hooks: SessionHooks = {}): Promise<SessionRun> {
   const mock = await startMockProvider();
   const workspace = sessionWorkspace(script);
   const home = agentHome(agent, mock.url);
   const arrivals: number[] = [];
   const answered: number[] = [];
   // The answer is written synchronously after the turn function returns; setImmediate runs after that write.
+  let pid = 0;
   const stamp = (turn: MockTurn) => (): MockTurn => {
     const n = arrivals.length;
     arrivals.push(performance.now());
+    hooks.onRequest?.(n + 1, pid);
     setImmediate(() => (answered[n] = performance.now()));
     return turn;
   };
@@ -156,7 +165,8 @@ export async function runAgentSession(agent: Agent, script: SessionScript, sandb
     const [program, ...leading] = agent.command;
     const spawnedAt = performance.now();
     const child = spawn(program!, [...leading, ...agentArgs(agent, sandbox)], { cwd: workspace, env: agentEnv(agent, home), stdio: ['ignore', 'pipe', 'pipe'] });
-    const sampler = sampleTree(child.pid!);
+    pid = child.pid!;
+    const sampler = sampleTree(pid);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout = (stdout + chunk).slice(-20_000)));
