@@ -2,8 +2,9 @@
 // each the median of several real runs, printed against the targets and saved for the next run.
 //
 //   npm run bench -- --runs 9 --only startup,steps
-//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, tui-session, eval, checkpoints, app-server, agents), --strict
-//   (exit 1 when a target is missed).
+//   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, tui-session, eval, checkpoints, app-server, agents, soak, vs-codex), --strict
+//   (exit 1 when a target is missed), --vs codex (the 64-step session and the soak through rig and Codex side by side;
+//   alone it runs just those, 5 runs unless --runs), --soak-steps N (default 320), --sandbox on|off (for soak and vs-codex).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
 // bundles them next to this file when they exist, and they are loaded here by path.
@@ -24,35 +25,62 @@ import { benchSteps } from './steps.js';
 import { benchTui } from './tui.js';
 import { benchTuiSession } from './tui-session.js';
 import { benchEval } from './eval.js';
+import { benchSoak } from './soak.js';
+import { benchVsCodex, vsCodexSetup } from './vs-codex.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
 
-const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'tui-session', 'eval', 'checkpoints', 'app-server', 'agents'] as const;
+const SECTIONS = ['startup', 'steps', 'patch', 'search', 'classify', 'sessions', 'sandbox', 'mcp', 'tui', 'tui-session', 'eval', 'checkpoints', 'app-server', 'agents', 'soak', 'vs-codex'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
   runs: number;
   only: Set<Section>;
   strict: boolean;
+  vsCodex: boolean;
+  soakSteps: number;
+  sandbox: 'on' | 'off';
 }
 
+/** Sections a plain `npm run bench` runs: all but the Codex comparison, which needs a Codex binary. */
+const DEFAULT_SECTIONS = SECTIONS.filter((section) => section !== 'vs-codex');
+
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 7, only: new Set(SECTIONS), strict: false };
+  const options: Options = { runs: 7, only: new Set(DEFAULT_SECTIONS), strict: false, vsCodex: false, soakSteps: 320, sandbox: 'on' };
+  let runsGiven = false;
+  let onlyGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--runs') {
       options.runs = Number.parseInt(argv[++i] ?? '', 10);
       if (!(options.runs >= 1)) throw new Error('--runs needs a positive number, e.g. --runs 9');
+      runsGiven = true;
     } else if (arg === '--only') {
       const names = (argv[++i] ?? '').split(',').filter(Boolean);
       const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
       if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes a comma-separated list of: ${SECTIONS.join(', ')}`);
       options.only = new Set(names as Section[]);
+      onlyGiven = true;
     } else if (arg === '--strict') {
       options.strict = true;
+    } else if (arg === '--vs') {
+      const other = argv[++i];
+      if (other !== 'codex') throw new Error(`--vs takes \`codex\` (the only agent compared), not ${other === undefined ? 'nothing' : JSON.stringify(other)}`);
+      options.vsCodex = true;
+    } else if (arg === '--soak-steps') {
+      options.soakSteps = Number.parseInt(argv[++i] ?? '', 10);
+      if (!(options.soakSteps >= 66)) throw new Error('--soak-steps needs a number of at least 66, e.g. --soak-steps 320');
+    } else if (arg === '--sandbox') {
+      const choice = argv[++i];
+      if (choice !== 'on' && choice !== 'off') throw new Error('--sandbox takes on (workspace-write, each agent its own sandbox) or off');
+      options.sandbox = choice;
     } else {
-      throw new Error(`unknown bench argument ${arg} (flags: --runs N, --only ${SECTIONS.join(',')}, --strict)`);
+      throw new Error(`unknown bench argument ${arg} (flags: --runs N, --only ${SECTIONS.join(',')}, --strict, --vs codex, --soak-steps N, --sandbox on|off)`);
     }
+  }
+  if (options.vsCodex) {
+    if (!onlyGiven) options.only = new Set(['vs-codex', 'soak']);
+    if (!runsGiven) options.runs = 5; // the issue's table: median of 5 warm runs each
   }
   return options;
 }
@@ -193,6 +221,21 @@ async function main(): Promise<number> {
       log('eval: per-trial overhead beyond the agent, trials per minute for --parallel 1, 2, 4...');
       metrics.push(...(await benchEval(env, options.runs)));
     }
+    if (options.only.has('vs-codex') || options.only.has('soak')) {
+      const codex = options.vsCodex || options.only.has('vs-codex') ? vsCodexSetup(env) : undefined;
+      try {
+        if (codex && options.only.has('vs-codex')) {
+          log(`vs-codex: the scripted 64-step session through rig and Codex (${options.runs} warm runs each, interleaved)...`);
+          metrics.push(...(await benchVsCodex(env, codex, { runs: options.runs, sandbox: options.sandbox }, log)));
+        }
+        if (options.only.has('soak')) {
+          log(`soak: a ${options.soakSteps}-step session, each command printing ~1 KB${codex ? ', rig and Codex' : ''}...`);
+          metrics.push(...(await benchSoak(env, { steps: options.soakSteps, sandbox: options.sandbox, ...(codex ? { codex } : {}) }, log)));
+        }
+      } finally {
+        codex?.cleanup();
+      }
+    }
   } finally {
     env.cleanup();
     cleanupMeasure();
@@ -202,7 +245,7 @@ async function main(): Promise<number> {
   const previous = readPrevious(resultsDir);
   process.stdout.write(`\n${renderTable(metrics, previous)}\n\n`);
   if (previous) process.stdout.write(`vs prev = this run / the run of ${previous.date}\n`);
-  const partial = options.only.size < SECTIONS.length;
+  const partial = DEFAULT_SECTIONS.some((section) => !options.only.has(section));
   saveResults(resultsDir, metrics, partial ? previous : undefined);
   process.stdout.write(`saved to ${join(resultsDir, 'latest.json')} (node ${process.version}, ${options.runs} runs per median)\n`);
   const [load] = loadavg();

@@ -41,18 +41,23 @@ async function runSession(env: BenchEnv, mock: MockProvider, steps: number, tool
   return { ...run, home };
 }
 
-/** What the tool costs without rig: the shell rig would use running `true`, spawned from Node. */
-async function bareToolMs(tool: StepTool, runs: number, env: BenchEnv): Promise<number> {
-  if (tool === 'update_plan') return 0;
-  const shell = detectUserShell(env.childEnv(env.repo));
-  const argv = buildShellArgv(shell, 'true', false);
-  const times = await repeat(runs * 2, () => new Promise<number>((resolve, reject) => {
+/** What a command costs without an agent: the shell rig would use running it, spawned from Node (median of runs). */
+export async function bareCommandMs(command: string, cwd: string, env: NodeJS.ProcessEnv, runs: number): Promise<number> {
+  const shell = detectUserShell(env);
+  const argv = buildShellArgv(shell, command, false);
+  const times = await repeat(runs, () => new Promise<number>((resolve, reject) => {
     const startedAt = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: env.repo, stdio: 'ignore' });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: 'ignore' });
     child.on('error', reject);
     child.on('close', () => resolve(performance.now() - startedAt));
   }));
   return median(times);
+}
+
+/** What the tool costs without rig: the shell rig would use running `true`. */
+async function bareToolMs(tool: StepTool, runs: number, env: BenchEnv): Promise<number> {
+  if (tool === 'update_plan') return 0;
+  return bareCommandMs('true', env.repo, env.childEnv(env.repo), runs * 2);
 }
 
 function filesUnder(dir: string): string[] {
