@@ -60,7 +60,8 @@ describe("Anthropic's server web search (Messages)", () => {
       { text: 'Vitest 4 it is.' },
     );
     const dir = home('mode = "live"\nmax_uses = 2\nblocked_domains = ["spam.example"]');
-    const run = await runRig(['exec', '--json', '--harness', 'native', '-s', 'read-only', 'which vitest?'], { cwd: repo(), home: dir });
+    const cwd = repo();
+    const run = await runRig(['exec', '--json', '--harness', 'native', '-s', 'read-only', 'which vitest?'], { cwd, home: dir });
     expect(run.code, run.stderr).toBe(0);
     const [first, second] = mock.requests.slice(before).map((r) => r.body as any);
     const { cache_control: _breakpoint, ...serverTool } = first.tools.at(-1);
@@ -88,6 +89,16 @@ describe("Anthropic's server web search (Messages)", () => {
     const events = jsonEvents(run.stdout);
     const searched = events.filter((e) => e.type === 'item.completed' && e.item.type === 'web_search');
     expect(searched.map((e) => e.item.query)).toEqual(['vitest latest version']);
+
+    // The rollout keeps the blocks: a resumed thread sends them again, byte for byte.
+    const threadId = events.find((e) => e.type === 'thread.started').thread_id;
+    const again = mock.requests.length;
+    mock.enqueue({ text: 'still 4' });
+    const resumed = await runRig(['exec', 'resume', threadId, 'sure?'], { cwd, home: dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const third = mock.requests[again]!.body as any;
+    const replayed = third.messages.find((m: any) => m.role === 'assistant');
+    expect(replayed.content.slice(0, 3)).toEqual(assistant.content.slice(0, 3));
   });
 
   test('claude-code WebSearch: a side request to the provider with the server tool, answered in the original shape', async () => {
