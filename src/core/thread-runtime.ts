@@ -245,7 +245,14 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     onContextOverflow: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
     compact: (target) => compactWithHooks(target, 'manual'),
   };
-  const notices = webSearch.unavailable ? [`web search is off for this thread: ${webSearch.unavailable}`] : [];
+  const notices = webSearch.unavailable
+    ? [`web search is off for this thread: ${webSearch.unavailable}`]
+    : webSearch.mode !== 'disabled' && !webSearch.backend && !sideSearch && !harness.hostedWebSearch
+      ? [
+          `web search is off for this thread: web_search = "${webSearch.mode}" asks for the provider's own search, which the ${client.wire} wire does not offer to the ${harness.profile.id} harness; ` +
+            'add [web_search] with provider = "brave", "tavily", "searxng" or "custom" to config.toml to search through a backend',
+        ]
+      : [];
   return { runtime, provider, model, harness, safety, agents, hookFacts, notices };
 }
 
