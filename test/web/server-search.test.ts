@@ -89,6 +89,8 @@ describe("Anthropic's server web search (Messages)", () => {
     const events = jsonEvents(run.stdout);
     const searched = events.filter((e) => e.type === 'item.completed' && e.item.type === 'web_search');
     expect(searched.map((e) => e.item.query)).toEqual(['vitest latest version']);
+    // Anthropic's count of its own searches (usage.server_tool_use.web_search_requests) is kept.
+    expect(events.find((e) => e.type === 'turn.completed').usage.web_search_requests).toBe(1);
 
     // The rollout keeps the blocks: a resumed thread sends them again, byte for byte.
     const threadId = events.find((e) => e.type === 'thread.started').thread_id;
@@ -96,6 +98,8 @@ describe("Anthropic's server web search (Messages)", () => {
     mock.enqueue({ text: 'still 4' });
     const resumed = await runRig(['exec', 'resume', threadId, 'sure?'], { cwd, home: dir });
     expect(resumed.code, resumed.stderr).toBe(0);
+    // The thread keeps counting: the footer of the resumed run includes the earlier search.
+    expect(resumed.stdout + resumed.stderr).toMatch(/tokens used: .*; 1 web search by the provider/);
     const third = mock.requests[again]!.body as any;
     const replayed = third.messages.find((m: any) => m.role === 'assistant');
     expect(replayed.content.slice(0, 3)).toEqual(assistant.content.slice(0, 3));
