@@ -203,6 +203,14 @@ function webSearchSchema() {
     max_results: intIn(1, 20).optional(),
     timeout_ms: intIn(1).optional(),
     http_headers: stringMap().optional(),
+    // The provider's own search (Anthropic's server tool): how many searches per response, which
+    // domains, and where the user is for local results.
+    max_uses: intIn(1).optional(),
+    allowed_domains: stringList().optional(),
+    blocked_domains: stringList().optional(),
+    user_location: z
+      .strictObject({ city: z.string().optional(), region: z.string().optional(), country: z.string().optional(), timezone: z.string().optional() })
+      .optional(),
   });
   const allowed =
     'one of ' + WEB_SEARCH_MODES.map((m) => JSON.stringify(m)).join(', ') + ', or a table { provider = "...", ... }';

@@ -159,9 +159,7 @@ function expectedText(issue: z.core.$ZodRawIssue): string | undefined {
  * Settings rig validates (so a Codex config loads) but does not act on yet: say so, and say what is
  * missing, rather than let a user believe that their `notify` program or hooks are running.
  */
-const NOT_YET_ACTIVE: Partial<Record<keyof ConfigLayer, string>> = {
-  web_search: 'web_search is validated, but this version of rig offers no web search tool to the model yet; the setting has no effect',
-};
+const NOT_YET_ACTIVE: Partial<Record<keyof ConfigLayer, string>> = {};
 
 /**
  * Accepted values that are probably mistakes, and settings that have no effect yet; and the
@@ -173,8 +171,6 @@ function softWarnings(layer: ConfigLayer, source: LayerSource): string[] {
   const ripgrepProblem = layer.ripgrep === undefined ? undefined : ripgrepSettingProblem(layer.ripgrep);
   if (ripgrepProblem) warnings.push(`${locate(source, ['ripgrep'])}: ${ripgrepProblem}`);
   for (const [key, message] of Object.entries(NOT_YET_ACTIVE) as [keyof ConfigLayer, string][]) {
-    // web_search = "disabled" asks for what rig does anyway (the Codex SDK sends it).
-    if (key === 'web_search' && (layer.web_search === 'disabled' || (typeof layer.web_search === 'object' && layer.web_search.mode === 'disabled'))) continue;
     if (layer[key] !== undefined) warnings.push(`${locate(source, [key])}: ${message}`);
   }
   // Codex settings rig accepts but does not act on: one warning per key (the first place it is

@@ -30,6 +30,11 @@ export function checkWebSearchLayer(layer: ConfigLayer, where: Where): void {
         `${at('provider')}: ${formatKeyPath([...base, 'provider'])} = "${value.provider}" needs url = "https://..." (the search endpoint)`,
       );
     }
+    if (value.allowed_domains?.length && value.blocked_domains?.length) {
+      problems.push(
+        `${at('blocked_domains')}: ${formatKeyPath(base)} sets both allowed_domains and blocked_domains: the provider's search takes one of the two; keep one`,
+      );
+    }
     if (value.url !== undefined && !/^https?:\/\//i.test(value.url)) {
       problems.push(`${at('url')}: invalid value for ${formatKeyPath([...base, 'url'])}: found ${JSON.stringify(value.url)}, expected an http:// or https:// URL`);
     }

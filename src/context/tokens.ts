@@ -77,7 +77,8 @@ function itemTokensUncached(item: ConversationItem): number {
     case 'custom_tool_call_output':
       return outputTokens(item.output);
     case 'web_search_call':
-      return estimateTextTokens(JSON.stringify(item.action ?? {}));
+      // Anthropic's blocks go back whole, encrypted page content included, and count as input.
+      return estimateTextTokens(JSON.stringify(item.raw?.blocks ?? item.action ?? {}));
   }
 }
 

@@ -7,7 +7,7 @@ import { chooseHarness, checkWireSupport } from '../harness/routing.js';
 import { shapeRequest, type ShapeEnvironment } from '../harness/request-shape.js';
 import { folderListing } from '../harness/startup-context.js';
 import type { HarnessProfile } from '../harness/profile.js';
-import type { ModelClient, ModelRequest, WireApi } from '../model/types.js';
+import type { HostedWebSearch, ModelClient, ModelRequest, WireApi } from '../model/types.js';
 import { ReplayedCallsClient, textProtocolFor, wrapForTextProtocol } from '../harness/text-protocol/index.js';
 import { createFormatErrorTool } from '../tools/harness/format-error.js';
 import type { ProviderInfo } from '../model/providers.js';
@@ -23,7 +23,7 @@ export interface HarnessSetup {
   profile: HarnessProfile;
   reason: string;
   /** The provider's own web search, when this profile and wire use it (see HarnessInputs). */
-  hostedWebSearch?: { externalWebAccess: boolean };
+  hostedWebSearch?: HostedWebSearch;
   tools: ToolRegistry;
   /** The tools to advertise this step (deferred tools appear once loaded through tool search). */
   advertised: (threadState: Map<string, unknown>) => ToolDefinition[];
@@ -57,11 +57,17 @@ export interface HarnessInputs {
   /** Capabilities this thread cannot serve (say, web search with no backend), with the reason. */
   unavailableCapabilities?: ReadonlyMap<string, string>;
   /**
-   * web_search = "live" | "cached" on the Responses wire: a Codex-like profile then uses the
-   * provider's own search (the hosted tool) instead of a function tool over a backend.
+   * web_search = "live" | "cached" on the Responses or Messages wire: a Codex-like profile then
+   * uses the provider's own search (the hosted tool, Anthropic's server tool) instead of a
+   * function tool over a backend.
    */
   hostedWebSearch?: 'live' | 'cached';
+  /** Anthropic's server tool settings from [web_search] (max_uses, domains, user_location). */
+  hostedSearchSettings?: Omit<HostedWebSearch, 'externalWebAccess'>;
 }
+
+/** The wires whose provider has a search of its own that rig can send as a tool. */
+const HOSTED_SEARCH_WIRES: ReadonlySet<WireApi> = new Set(['responses', 'messages']);
 
 const CODEX_SHELLS = new Set(['native.exec_command', 'native.shell', 'native.shell_command']);
 
@@ -100,7 +106,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
         : choice.reason;
   let hostsWebSearch = false;
   const unavailable = (profile: HarnessProfile): ReadonlyMap<string, string> => {
-    hostsWebSearch = inputs.hostedWebSearch !== undefined && wire === 'responses' && profile.tools.some((tool) => CODEX_SHELLS.has(tool.capability));
+    hostsWebSearch = inputs.hostedWebSearch !== undefined && HOSTED_SEARCH_WIRES.has(wire) && profile.tools.some((tool) => CODEX_SHELLS.has(tool.capability));
     if (!hostsWebSearch) return inputs.unavailableCapabilities ?? new Map();
     // The hosted tool is named web_search too: the function tool over a backend stays out.
     const map = new Map(inputs.unavailableCapabilities);
@@ -129,7 +135,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
     tree: folderListing(cwd),
   };
   return {
-    ...(hostsWebSearch ? { hostedWebSearch: { externalWebAccess: inputs.hostedWebSearch === 'live' } } : {}),
+    ...(hostsWebSearch ? { hostedWebSearch: { externalWebAccess: inputs.hostedWebSearch === 'live', ...(wire === 'messages' ? inputs.hostedSearchSettings : {}) } } : {}),
     profile,
     reason: choice.reason,
     tools,

@@ -16,7 +16,7 @@ import { createOrchestrator } from '../tools/orchestrator/index.js';
 import type { ClientFileSystem, ClientTerminals } from '../protocol/index.js';
 import type { ThreadMcp } from '../tools/mcp/session.js';
 import { withMcpTools } from '../tools/mcp/registry.js';
-import type { CapabilitiesFactory } from '../tools/spec.js';
+import type { CapabilitiesFactory, SearchOptions } from '../tools/spec.js';
 import type { ThreadRuntime } from './thread.js';
 import { REPLAY_PROVIDER_ID, type ThreadSettings } from './thread-settings.js';
 import { PROCESS_SCOPE_VAR, processScopeToken, safetyFromConfig, type SafetySettings } from './safety.js';
@@ -26,6 +26,7 @@ import { permissionModeFor, type HookSessionFacts, type ThreadHooks } from './ho
 import { fireSessionStart } from './extension-setup.js';
 import { resolveWebSearch, type ResolvedWebSearch } from '../web/index.js';
 import { setupSearch } from './search-setup.js';
+import { createSideSearch, type SideSearch } from './provider-web-search.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WorktreeCapability } from '../tools/worktree/capability.js';
@@ -106,9 +107,9 @@ export interface BuiltRuntime {
 }
 
 /** Capabilities this thread cannot serve, with why: their tools are left out of its requests. */
-function unavailableCapabilities(webSearch: ResolvedWebSearch): Map<string, string> {
+function unavailableCapabilities(webSearch: ResolvedWebSearch, sideSearch: SideSearch | undefined): Map<string, string> {
   const missing = new Map<string, string>();
-  if (!webSearch.backend) {
+  if (!webSearch.backend && !sideSearch) {
     // (A Codex-like profile on the Responses wire uses the provider's search instead: setupHarness.)
     missing.set(
       'web.search',
@@ -117,6 +118,15 @@ function unavailableCapabilities(webSearch: ResolvedWebSearch): Map<string, stri
     );
   }
   return missing;
+}
+
+/**
+ * The provider's own search as a side request (Claude Code's WebSearch): on the Messages wire, when
+ * web_search asks for the provider's search and no backend is configured (nor a broken one).
+ */
+function providerSideSearch(webSearch: ResolvedWebSearch, client: ModelClient, model: string): SideSearch | undefined {
+  if (webSearch.mode === 'disabled' || webSearch.backend || webSearch.unavailable || client.wire !== 'messages') return undefined;
+  return createSideSearch(client, model, webSearch.hosted);
 }
 
 export function providerFor(config: RigConfig, settings: ThreadSettings, env: NodeJS.ProcessEnv): ProviderInfo {
@@ -140,11 +150,12 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const shell = detectUserShell(env);
   const agents = resolveAgents(config, context.home, settings.cwd);
   const webSearch = resolveWebSearch(config.web_search, env);
+  const sideSearch = providerSideSearch(webSearch, client, model);
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     ...(settings.planMode ? { planMode: true } : {}),
-    unavailableCapabilities: unavailableCapabilities(webSearch),
-    ...(webSearch.mode !== 'disabled' ? { hostedWebSearch: webSearch.mode } : {}),
+    unavailableCapabilities: unavailableCapabilities(webSearch, sideSearch),
+    ...(webSearch.mode !== 'disabled' ? { hostedWebSearch: webSearch.mode, hostedSearchSettings: webSearch.hosted } : {}),
     config,
     provider,
     wire: client.wire,
@@ -194,6 +205,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   );
   const capabilities: CapabilitiesFactory = (services) => ({
     ...orchestrator(services),
+    ...(sideSearch ? { webSearch: (query: string, options: SearchOptions = {}) => sideSearch(query, options, services.signal) } : {}),
     skills: () => resources.skills,
     ...(resources.worktrees ? { worktree: resources.worktrees } : {}),
   });
@@ -238,7 +250,14 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     onContextOverflow: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
     compact: (target) => compactWithHooks(target, 'manual'),
   };
-  const notices = webSearch.unavailable ? [`web search is off for this thread: ${webSearch.unavailable}`] : [];
+  const notices = webSearch.unavailable
+    ? [`web search is off for this thread: ${webSearch.unavailable}`]
+    : webSearch.mode !== 'disabled' && !webSearch.backend && !sideSearch && !harness.hostedWebSearch
+      ? [
+          `web search is off for this thread: web_search = "${webSearch.mode}" asks for the provider's own search, which the ${client.wire} wire does not offer to the ${harness.profile.id} harness; ` +
+            'add [web_search] with provider = "brave", "tavily", "searxng" or "custom" to config.toml to search through a backend',
+        ]
+      : [];
   notices.push(...setupSearch(config));
   return { runtime, provider, model, harness, safety, agents, hookFacts, notices };
 }

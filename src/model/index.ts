@@ -1,6 +1,6 @@
 // The model room's public surface. Wire adapters are deliberately not re-exported: they load on
 // demand inside createModelClient so startup never pays for them.
-export type { ModelClient, ModelRequest, WireApi, WireShape } from './types.js';
+export type { HostedWebSearch, ModelClient, ModelRequest, WireApi, WireShape } from './types.js';
 export { BUILTIN_COMPAT, COMPAT_FLAGS, resolveCompat, type ProviderCompat, type ResolvedCompat } from './compat.js';
 export { ModelSetupError } from './errors.js';
 export {

@@ -28,10 +28,11 @@ export interface ModelRequest {
   /** Extra HTTP headers a harness profile adds. */
   extraHeaders?: Record<string, string>;
   /**
-   * The provider's own web search (web_search = "live" | "cached"): the Responses API's hosted
-   * `web_search` tool, after the function tools; other wires have none and ignore it.
+   * The provider's own web search (web_search = "live" | "cached"), after the function tools: the
+   * Responses API's hosted `web_search` tool, Anthropic's server tool `web_search_20250305`; Chat
+   * Completions has none and ignores it.
    */
-  hostedWebSearch?: { externalWebAccess: boolean };
+  hostedWebSearch?: HostedWebSearch;
   /** Thread/session id sent in headers where the wire has them. */
   sessionId?: string;
   /**
@@ -39,6 +40,18 @@ export interface ModelRequest {
    * running, a retry would run it twice, so the caller answers false.
    */
   mayRetryStream?: () => boolean;
+}
+
+export interface HostedWebSearch {
+  /** Responses `external_web_access` (false for "cached"); Anthropic's search has no such switch. */
+  externalWebAccess: boolean;
+  /** Anthropic: searches allowed in one response (`max_uses`). */
+  maxUses?: number;
+  /** Anthropic: only / never these domains (one of the two, never both). */
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+  /** Anthropic: where the user is, for local results (`user_location`, type "approximate"). */
+  userLocation?: { city?: string; region?: string; country?: string; timezone?: string };
 }
 
 /**

@@ -15,6 +15,11 @@ export interface MessageItem {
   content: ContentPart[];
   /** Server-assigned id (Responses `msg_...`), kept only to echo it back where a wire wants it. */
   id?: string;
+  /**
+   * Anthropic's citations on this text block (web_search_result_location ...), kept to send the
+   * block back as it came; other wires leave them out.
+   */
+  citations?: unknown[];
 }
 
 export interface ReasoningItem {
@@ -66,7 +71,10 @@ export interface CustomToolCallOutputItem {
   is_error?: boolean;
 }
 
-/** What the provider's own search did (Responses `web_search_call`), kept to be sent back. */
+/**
+ * What the provider's own search did (Responses `web_search_call`, Anthropic's `server_tool_use` +
+ * `web_search_tool_result`), kept to be sent back.
+ */
 export type WebSearchAction =
   | { type: 'search'; query?: string; queries?: string[] }
   | { type: 'open_page'; url?: string }
@@ -78,6 +86,22 @@ export interface WebSearchCallItem {
   id?: string;
   status: string;
   action?: WebSearchAction;
+  /** The pages the search found, where the wire reports them (Anthropic). */
+  results?: WebSearchHit[];
+  /** Why the search failed, as the wire says it (Anthropic's error_code, e.g. `max_uses_exceeded`). */
+  error?: string;
+  /**
+   * The wire's own blocks, sent back unchanged on that wire: Anthropic requires its search blocks
+   * (with their encrypted_content) verbatim in later requests. Other wires render the search as text.
+   */
+  raw?: { wire: 'messages'; blocks: unknown[] };
+}
+
+export interface WebSearchHit {
+  title: string;
+  url: string;
+  /** How old the page is, as the provider words it ("2 days ago"). */
+  page_age?: string;
 }
 
 export type ConversationItem =

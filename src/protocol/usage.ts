@@ -5,6 +5,8 @@ export interface TokenUsage {
   cache_write_input_tokens: number;
   output_tokens: number;
   reasoning_output_tokens: number;
+  /** Searches the provider ran by itself (Anthropic's usage.server_tool_use.web_search_requests); absent when none. */
+  web_search_requests?: number;
 }
 
 export function emptyUsage(): TokenUsage {
@@ -24,5 +26,8 @@ export function addUsage(total: TokenUsage, more: TokenUsage): TokenUsage {
     cache_write_input_tokens: total.cache_write_input_tokens + more.cache_write_input_tokens,
     output_tokens: total.output_tokens + more.output_tokens,
     reasoning_output_tokens: total.reasoning_output_tokens + more.reasoning_output_tokens,
+    ...(total.web_search_requests || more.web_search_requests
+      ? { web_search_requests: (total.web_search_requests ?? 0) + (more.web_search_requests ?? 0) }
+      : {}),
   };
 }

@@ -119,10 +119,11 @@ export interface ToolCapabilities {
   /** Fetch a URL as readable text, through the orchestrator (network setting, approval policy). */
   fetchUrl?(request: FetchRequest): Promise<FetchOutcome>;
   /**
-   * Query the configured search backend through the orchestrator; absent when none is configured
-   * (the web_search tool is then left out of the request).
+   * Search the web: the configured backend through the orchestrator, or on the Messages wire a side
+   * request to the provider with its server search; absent when neither is there (the web_search
+   * tools are then left out of the request).
    */
-  webSearch?(query: string, options?: { maxResults?: number }): Promise<SearchOutcome>;
+  webSearch?(query: string, options?: SearchOptions): Promise<SearchOutcome>;
   /**
    * A background job's new output, waiting up to `waitMs` (no minimum) or until `until` matches;
    * an interrupt ends the wait but not the job (unlike writeStdin).
@@ -146,7 +147,20 @@ export interface FetchRequest {
 }
 
 export type FetchOutcome = { ok: true; page: WebFetchResult } | { ok: false; message: string };
-export type SearchOutcome = { ok: true; results: SearchResult[] } | { ok: false; message: string };
+export interface SearchOptions {
+  maxResults?: number;
+  /** Only / never these domains; a backend ignores them (the tool filters what comes back). */
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+}
+
+/**
+ * What the provider's search said, in its order: the model's text, and the links each search
+ * found (Claude Code's WebSearch result lists both, in the order they came).
+ */
+export type SearchAnswerPart = { text: string } | { links: { title: string; url: string }[] } | { error: string };
+
+export type SearchOutcome = { ok: true; results: SearchResult[]; answer?: SearchAnswerPart[] } | { ok: false; message: string };
 
 export interface ToolContext {
   cwd: string;

@@ -159,7 +159,9 @@ describe("the provider's own web search (Responses)", () => {
     expect((mock.requests[before]!.body as any).tools.at(-1)).toEqual({ type: 'web_search', external_web_access: false });
     before = mock.requests.length;
     mock.enqueue({ text: 'ok' }, { text: 'ok' });
-    expect((await runRig(['exec', '--harness', 'native', 'hi'], { cwd: repo, home: chat })).code).toBe(0);
+    const onChat = await runRig(['exec', '--harness', 'native', 'hi'], { cwd: repo, home: chat });
+    expect(onChat.code).toBe(0);
+    expect(onChat.stderr).toContain(`web search is off for this thread: web_search = "cached" asks for the provider's own search, which the chat wire does not offer to the native harness`);
     expect((await runRig(['exec', '--harness', 'claude-code', 'hi'], { cwd: repo, home: dir })).code).toBe(0);
     for (const request of mock.requests.slice(before)) {
       expect(JSON.stringify((request.body as any).tools)).not.toContain('"web_search"');

@@ -72,18 +72,24 @@ describe('the web_search setting', () => {
   }
 
   test("Codex's string keeps its meaning; a table names a backend, usable once its key is set", () => {
-    expect(config('web_search = "live"\n').resolved).toEqual({ mode: 'live' });
-    expect(config('web_search = "disabled"\n').resolved).toEqual({ mode: 'disabled' });
+    expect(config('web_search = "live"\n').resolved).toEqual({ mode: 'live', hosted: {} });
+    expect(config('web_search = "disabled"\n').resolved).toEqual({ mode: 'disabled', hosted: {} });
     expect(config('[web_search]\nprovider = "brave"\n').resolved).toEqual({
       mode: 'live',
+      hosted: {},
       unavailable: 'web_search provider "brave" needs an API key: set the environment variable BRAVE_API_KEY (or name another with web_search.api_key_env)',
     });
     expect(config('[web_search]\nprovider = "brave"\nmax_results = 3\n', { BRAVE_API_KEY: 'k' }).resolved).toEqual({
       mode: 'live',
+      hosted: {},
       backend: { provider: 'brave', url: 'https://api.search.brave.com/res/v1/web/search', apiKey: 'k', maxResults: 3, timeoutMs: 15000, headers: {} },
     });
     expect(config('[web_search]\nprovider = "searxng"\nurl = "http://127.0.0.1:8888"\n').resolved.backend).toMatchObject({ provider: 'searxng', url: 'http://127.0.0.1:8888' });
-    expect(config('[web_search]\nprovider = "custom"\nurl = "https://s.example/api"\nmode = "disabled"\n').resolved).toEqual({ mode: 'disabled' });
+    expect(config('[web_search]\nprovider = "custom"\nurl = "https://s.example/api"\nmode = "disabled"\n').resolved).toEqual({ mode: 'disabled', hosted: {} });
+    // The provider's own search (Anthropic's server tool) takes its settings from the same table.
+    expect(
+      config('[web_search]\nmode = "cached"\nmax_uses = 3\nallowed_domains = ["docs.python.org"]\nuser_location = { city = "Lyon", country = "FR" }\n').resolved,
+    ).toEqual({ mode: 'cached', hosted: { maxUses: 3, allowedDomains: ['docs.python.org'], userLocation: { city: 'Lyon', country: 'FR' } } });
   });
 
   test('a table that cannot work is an error naming the file, line and key', () => {
@@ -92,10 +98,13 @@ describe('the web_search setting', () => {
     expect(bad('[web_search]\nprovider = "brave"\napi_key = "sk-123"\n')).toThrow(/config\.toml:3: web_search\.api_key is not supported: a key does not belong in config\.toml/);
     expect(bad('[web_search]\nprovider = "bing"\n')).toThrow(ConfigError);
     expect(bad('[web_search]\nurl = "https://x"\n')).toThrow(/sets a search endpoint but no provider/);
+    expect(bad('[web_search]\nmode = "live"\nallowed_domains = ["a.example"]\nblocked_domains = ["b.example"]\n')).toThrow(
+      /config\.toml:4: web_search sets both allowed_domains and blocked_domains: the provider's search takes one of the two; keep one/,
+    );
   });
 
-  test('the warning that nothing offers web search yet is accurate, and absent for disabled', () => {
-    expect(config('web_search = "live"\n').warnings.join('\n')).toMatch(/web_search is validated, but this version of rig offers no web search tool to the model yet/);
+  test('web search is in effect, so loading the setting warns about nothing', () => {
+    expect(config('web_search = "live"\n').warnings).toEqual([]);
     expect(config('web_search = "disabled"\n').warnings).toEqual([]);
   });
 });

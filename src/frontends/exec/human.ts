@@ -64,7 +64,9 @@ export function formatTokens(usage: TokenUsage): string {
   const total = usage.input_tokens + usage.output_tokens;
   const cached = usage.cached_input_tokens > 0 ? ` of which ${n(usage.cached_input_tokens)} cached` : '';
   const reasoning = usage.reasoning_output_tokens > 0 ? ` of which ${n(usage.reasoning_output_tokens)} reasoning` : '';
-  return `tokens used: ${n(total)} (input ${n(usage.input_tokens)}${cached}, output ${n(usage.output_tokens)}${reasoning})`;
+  // The provider bills its own searches apart from tokens (Anthropic's web_search_requests).
+  const searches = usage.web_search_requests ? `; ${n(usage.web_search_requests)} web search${usage.web_search_requests === 1 ? '' : 'es'} by the provider` : '';
+  return `tokens used: ${n(total)} (input ${n(usage.input_tokens)}${cached}, output ${n(usage.output_tokens)}${reasoning})${searches}`;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   unwrapCustomToolInput,
   wrappedCustomToolDescription,
   wrappedCustomToolSchema,
+  webSearchText,
 } from './shared.js';
 
 // ---- request types -------------------------------------------------------------------------
@@ -165,7 +166,14 @@ function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessa
         calls.push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: JSON.stringify({ input: item.input }) } });
         break;
       case 'web_search_call':
-        break; // the Responses API's own search: nothing Chat Completions can replay
+        // The Responses API's own search has nothing Chat Completions can replay; Anthropic's
+        // reports what it found, which goes back as assistant text.
+        if (item.raw) {
+          const turn = open();
+          const gap = turn.content && !turn.content.endsWith('\n\n') ? '\n\n' : '';
+          turn.content += `${gap}${webSearchText(item)}\n\n`;
+        }
+        break;
       case 'function_call_output':
       case 'custom_tool_call_output':
         flush();

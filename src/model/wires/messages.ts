@@ -11,6 +11,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure, isCompleteJson } from './output-limit.js';
+import { citedTextBlock, replayedSearchBlocks, SearchBlocks, serverWebSearchTool, webSearchRequests, type OpenSearchUse } from './messages-web-search.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, StopReason, TokenUsage, ToolOutput } from './shared-types.js';
 import {
   orderFields,
@@ -36,6 +37,7 @@ interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  server_tool_use?: { web_search_requests?: number } | null;
 }
 interface StreamErrorEvent {
   type: 'error';
@@ -45,15 +47,19 @@ interface StreamErrorEvent {
 // ---- parser state --------------------------------------------------------------------------
 
 type OpenBlock =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; citations: unknown[] }
   | { type: 'thinking'; text: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; json: string; custom: boolean }
+  | OpenSearchUse
+  | { type: 'web_search_tool_result'; block: Record<string, unknown> }
   | { type: 'other' };
 
 interface MessagesParserState {
   customTools: Set<string>;
   blocks: Map<number, OpenBlock>;
+  /** The server's own searches in this response (use blocks waiting for their results). */
+  searches: SearchBlocks;
   responseId?: string;
   usage: AnthropicUsage;
   stopReason?: string | null;
@@ -89,9 +95,15 @@ function lowerToolOutput(output: ToolOutput): string | ContentBlockParam[] {
 
 function lowerItem(item: ConversationItem): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
   switch (item.type) {
-    case 'message':
+    case 'message': {
       // Anthropic has one top-level system prompt; later developer/system items ride as user text.
-      return { role: item.role === 'assistant' ? 'assistant' : 'user', blocks: lowerParts(item.content) };
+      const role = item.role === 'assistant' ? 'assistant' : 'user';
+      if (role === 'assistant' && item.citations?.length) {
+        const text = item.content.map((part) => (part.type === 'input_image' ? '' : part.text)).join('');
+        return { role, blocks: [citedTextBlock(text, item.citations)] };
+      }
+      return { role, blocks: lowerParts(item.content) };
+    }
     case 'reasoning': {
       if (item.redacted_data) return { role: 'assistant', blocks: [{ type: 'redacted_thinking', data: item.redacted_data }] };
       // Thinking without its signature is rejected, so reasoning from other wires is not replayed.
@@ -104,8 +116,8 @@ function lowerItem(item: ConversationItem): { role: 'user' | 'assistant'; blocks
     case 'custom_tool_call':
       return { role: 'assistant', blocks: [{ type: 'tool_use', id: item.call_id, name: item.name, input: { input: item.input } }] };
     case 'web_search_call':
-      // The Responses API's own search; Anthropic's server search has blocks of its own.
-      return { role: 'assistant', blocks: [] };
+      // Anthropic's own search goes back as it came; the Responses API's has nothing to send here.
+      return { role: 'assistant', blocks: replayedSearchBlocks(item) };
     case 'function_call_output':
     case 'custom_tool_call_output':
       return {
@@ -151,6 +163,8 @@ function lowerTools(request: ModelRequest, cacheLastTool: boolean): MessagesTool
           ...tool.extras,
         },
   );
+  const search = serverWebSearchTool(request);
+  if (search) tools.push(search as unknown as MessagesTool);
   const last = cacheLastTool ? tools.at(-1) : undefined;
   if (last) last.cache_control = EPHEMERAL;
   return tools;
@@ -198,6 +212,7 @@ export function mapMessagesUsage(usage: AnthropicUsage): TokenUsage {
     cache_write_input_tokens: write,
     output_tokens: usage.output_tokens ?? 0,
     reasoning_output_tokens: 0,
+    ...(webSearchRequests(usage) ? { web_search_requests: webSearchRequests(usage) } : {}),
   };
 }
 
@@ -224,12 +239,20 @@ function mergeUsage(into: AnthropicUsage, more: AnthropicUsage | null | undefine
     const value = more[key];
     if (typeof value === 'number') into[key] = value;
   }
+  if (more.server_tool_use) into.server_tool_use = more.server_tool_use;
 }
 
-function closeBlock(block: OpenBlock | undefined): ModelEvent[] {
+function closeBlock(block: OpenBlock | undefined, searches: SearchBlocks): ModelEvent[] {
   switch (block?.type) {
-    case 'text':
-      return [{ type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: block.text }] } }];
+    case 'text': {
+      const citations = block.citations.length > 0 ? { citations: block.citations } : {};
+      return [{ type: 'item_done', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: block.text }], ...citations } }];
+    }
+    case 'server_tool_use':
+      searches.closeUse(block);
+      return [];
+    case 'web_search_tool_result':
+      return [{ type: 'item_done', item: searches.closeResult(block.block) }];
     case 'thinking':
       return [
         {
@@ -268,8 +291,15 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
       return [{ type: 'created', response_id: event.message.id }];
     case 'content_block_start': {
       const block = event.content_block;
-      if (block.type === 'text') state.blocks.set(event.index, { type: 'text', text: block.text ?? '' });
-      else if (block.type === 'thinking') state.blocks.set(event.index, { type: 'thinking', text: block.thinking ?? '', signature: block.signature ?? '' });
+      if (block.type === 'text') {
+        const citations = Array.isArray(block.citations) ? [...block.citations] : [];
+        state.blocks.set(event.index, { type: 'text', text: block.text ?? '', citations });
+      } else if (block.type === 'server_tool_use' && block.name === 'web_search') {
+        state.blocks.set(event.index, { type: 'server_tool_use', start: { ...block } as Record<string, unknown>, json: '' });
+      } else if (block.type === 'web_search_tool_result') {
+        // The results arrive whole in the start event, with no deltas.
+        state.blocks.set(event.index, { type: 'web_search_tool_result', block: { ...block } as Record<string, unknown> });
+      } else if (block.type === 'thinking') state.blocks.set(event.index, { type: 'thinking', text: block.thinking ?? '', signature: block.signature ?? '' });
       else if (block.type === 'redacted_thinking') state.blocks.set(event.index, { type: 'redacted_thinking', data: block.data });
       else if (block.type === 'tool_use') {
         const custom = state.customTools.has(block.name);
@@ -293,6 +323,14 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
         block.signature += delta.signature;
         return [];
       }
+      if (delta.type === 'citations_delta' && block?.type === 'text') {
+        block.citations.push(delta.citation);
+        return [];
+      }
+      if (delta.type === 'input_json_delta' && block?.type === 'server_tool_use') {
+        block.json += delta.partial_json;
+        return [];
+      }
       if (delta.type === 'input_json_delta' && block?.type === 'tool_use') {
         block.json += delta.partial_json;
         return block.custom || !delta.partial_json ? [] : [{ type: 'tool_call_delta', call_id: block.id, delta: delta.partial_json }];
@@ -303,10 +341,10 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
       const block = state.blocks.get(event.index);
       state.blocks.delete(event.index);
       if (block?.type === 'tool_use' && !isCompleteJson(block.json || '{}')) {
-        state.heldCall = { name: block.name, events: closeBlock(block) };
+        state.heldCall = { name: block.name, events: closeBlock(block, state.searches) };
         return [];
       }
-      return closeBlock(block);
+      return closeBlock(block, state.searches);
     }
     case 'message_delta':
       state.stopReason = event.delta.stop_reason;
@@ -316,7 +354,9 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
       const held = state.heldCall?.events ?? [];
       if (state.heldCall && stopReason(state.stopReason) === 'max_tokens') throw cutToolCallFailure(state.heldCall.name, 'stop_reason "max_tokens"');
       state.heldCall = undefined;
+      const unanswered = state.searches.unanswered().map((item): ModelEvent => ({ type: 'item_done', item }));
       return [
+        ...unanswered,
         ...held,
         {
           type: 'completed',
@@ -334,7 +374,7 @@ function pushEvent(state: MessagesParserState, event: RawMessageStreamEvent | St
 }
 
 export function createMessagesParser(request: ModelRequest): WireStreamParser {
-  const state: MessagesParserState = { customTools: customToolNames(request), blocks: new Map(), usage: {} };
+  const state: MessagesParserState = { customTools: customToolNames(request), blocks: new Map(), searches: new SearchBlocks(), usage: {} };
   return {
     push(message: EventSourceMessage, json: unknown = parseJsonData(message.data)): ModelEvent[] {
       const event = json as (RawMessageStreamEvent | StreamErrorEvent) | undefined;

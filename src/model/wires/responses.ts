@@ -12,7 +12,7 @@ import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser
 import { retryAfterFromText } from '../transport/retry.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure } from './output-limit.js';
-import { compatOrDefault, orderFields } from './shared.js';
+import { compatOrDefault, orderFields, webSearchText } from './shared.js';
 import type { ResolvedCompat } from '../compat.js';
 import type { ContentPart, ConversationItem, ModelEvent, ModelRequest, TokenUsage, ToolOutput, WebSearchAction } from './shared-types.js';
 
@@ -91,6 +91,8 @@ function lowerItem(item: ConversationItem, compat: ResolvedCompat, typeField: bo
     case 'custom_tool_call_output':
       return { type: 'custom_tool_call_output', call_id: item.call_id, output: lowerOutput(item.output) };
     case 'web_search_call':
+      // Anthropic's server search cannot be replayed here: what it found goes back as text.
+      if (item.raw) return { ...(typeField ? { type: 'message' } : {}), role: 'assistant', content: [{ type: 'output_text', text: webSearchText(item) }] };
       return { type: 'web_search_call', ...id, status: item.status, ...(item.action ? { action: item.action } : {}) };
   }
 }

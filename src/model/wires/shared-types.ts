@@ -12,5 +12,7 @@ export type {
   ToolDefinition,
   ToolOutput,
   WebSearchAction,
+  WebSearchCallItem,
+  WebSearchHit,
 } from '../../protocol/index.js';
 export type { ModelRequest } from '../types.js';

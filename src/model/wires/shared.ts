@@ -1,6 +1,6 @@
 // Pieces every wire adapter needs: how a freeform (custom) tool is presented on wires that only
 // know JSON function tools, how tool outputs become text, and call-id bookkeeping.
-import type { ContentPart, CustomToolDefinition, JsonSchema, ModelRequest, ToolOutput } from './shared-types.js';
+import type { ContentPart, CustomToolDefinition, JsonSchema, ModelRequest, ToolOutput, WebSearchCallItem } from './shared-types.js';
 import { resolveCompat, type ResolvedCompat } from '../compat.js';
 import type { WireApi } from '../types.js';
 
@@ -81,4 +81,16 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
   const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
   if (!match?.[1] || match[2] === undefined) return undefined;
   return { mediaType: match[1], data: match[2] };
+}
+
+/**
+ * A search another wire ran (Anthropic's server search), for a wire that cannot replay its blocks:
+ * the query and the pages found, as assistant text, which is what the model saw of it.
+ */
+export function webSearchText(item: WebSearchCallItem): string {
+  const query = item.action?.type === 'search' ? item.action.query ?? item.action.queries?.join(', ') : undefined;
+  const head = `[web search${query ? `: ${JSON.stringify(query)}` : ''}]`;
+  if (item.error) return `${head} failed: ${item.error}`;
+  const hits = (item.results ?? []).map((hit, i) => `${i + 1}. ${hit.title} <${hit.url}>`);
+  return hits.length > 0 ? [head, ...hits].join('\n') : `${head} no results`;
 }

@@ -1,12 +1,14 @@
 // web.search: every harness's web search tool (Claude Code WebSearch, DeepSeek-TUI web_search,
 // little-coder websearch, the native web_search) over the configured search backend
-// ([web_search] provider = ...). The request goes through the orchestrator like web_fetch: the
-// sandbox's network setting and the approval policy decide. A session without a backend leaves
-// these tools out of its requests (session-harness: unavailable capabilities).
+// ([web_search] provider = ...), whose request goes through the orchestrator like web_fetch (the
+// sandbox's network setting and the approval policy decide); or, on the Messages wire without a
+// backend, over a side request to the provider's own search (core/provider-web-search.ts). A
+// session with neither leaves these tools out of its requests (session-harness: unavailable
+// capabilities).
 import type { ResolvedTool } from '../../harness/profile.js';
 import type { SearchResult } from '../../web/index.js';
 import { formatSearchResults } from '../../web/index.js';
-import type { ToolContext, ToolResult, ToolSpec } from '../spec.js';
+import type { SearchAnswerPart, ToolContext, ToolResult, ToolSpec } from '../spec.js';
 import { type Args, fail, functionSpec, numberArg, ok, stringArg, styleOption } from './common.js';
 
 const STYLES = ['plain', 'claude', 'deepseek'] as const;
@@ -46,7 +48,28 @@ function domainList(args: Args, name: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '') : [];
 }
 
-function render(style: Style, query: string, found: SearchResult[]): string {
+/** Claude Code's result for its side request: the query, then each text and search in order. */
+function renderClaudeAnswer(query: string, answer: SearchAnswerPart[]): string {
+  const parts = answer.map((part) =>
+    'text' in part
+      ? part.text
+      : 'error' in part
+        ? `Web search error: ${part.error}`
+        : part.links.length > 0
+          ? `Links: ${JSON.stringify(part.links)}`
+          : 'No links found.',
+  );
+  return [`Web search results for query: "${query}"`, ...parts, 'Cite the sources above in your answer, as markdown links.'].join('\n\n');
+}
+
+/** The provider's own words about its search, for the styles that list results first. */
+function answerText(answer: SearchAnswerPart[] | undefined): string {
+  return (answer ?? []).flatMap((part) => ('text' in part ? [part.text] : 'error' in part ? [`(search error: ${part.error})`] : [])).join('\n\n');
+}
+
+function render(style: Style, query: string, found: SearchResult[], answer?: SearchAnswerPart[]): string {
+  if (answer && style === 'claude') return renderClaudeAnswer(query, answer);
+  const said = answerText(answer);
   switch (style) {
     case 'claude': {
       // Claude Code's result: the query, the links as JSON, then what the pages say.
@@ -62,25 +85,30 @@ function render(style: Style, query: string, found: SearchResult[]): string {
         count: found.length,
         message: found.length === 0 ? 'No results found' : `Found ${found.length} result(s)`,
         results: found.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet || null })),
+        ...(said ? { summary: said } : {}),
       });
     case 'plain':
-      return formatSearchResults(query, found);
+      return said ? `${formatSearchResults(query, found)}\n\n${said}` : formatSearchResults(query, found);
   }
 }
 
 async function search(style: Style, args: Args, ctx: ToolContext): Promise<ToolResult> {
   const query = queryOf(args)?.trim();
   if (!query) return fail('web search failed: the query is empty; pass the words to search for in "query"');
-  if (!ctx.caps.webSearch) return fail('web search is not available in this session: no [web_search] backend is configured');
+  if (!ctx.caps.webSearch) return fail('web search is not available in this session: no [web_search] backend is configured and the provider has no search of its own here');
   const allowed = domainList(args, 'allowed_domains');
   const blocked = domainList(args, 'blocked_domains');
   if (allowed.length > 0 && blocked.length > 0) return fail('web search failed: give allowed_domains or blocked_domains, not both');
   const maxResults = numberArg(args, 'max_results', 'numResults');
-  const outcome = await ctx.caps.webSearch(query, maxResults !== undefined && maxResults > 0 ? { maxResults: Math.trunc(maxResults) } : {});
+  const outcome = await ctx.caps.webSearch(query, {
+    ...(maxResults !== undefined && maxResults > 0 ? { maxResults: Math.trunc(maxResults) } : {}),
+    ...(allowed.length > 0 ? { allowedDomains: allowed } : {}),
+    ...(blocked.length > 0 ? { blockedDomains: blocked } : {}),
+  });
   if (!outcome.ok) return fail(outcome.message);
   // The backends take no domain filters in a common form: filter what came back.
   const found = outcome.results.filter((r) => (allowed.length === 0 || inDomains(r.url, allowed)) && !inDomains(r.url, blocked));
-  return ok(render(style, query, found));
+  return ok(render(style, query, found, outcome.answer));
 }
 
 export function createWebSearchTool(tool: ResolvedTool): ToolSpec {

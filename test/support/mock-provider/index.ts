@@ -29,7 +29,7 @@ import { messagesErrorBody, renderMessages } from './render-messages.js';
 import { renderResponses, responsesErrorBody } from './render-responses.js';
 import type { MockRequest, MockTurn, MockWire } from './script.js';
 
-export type { MockRequest, MockToolCall, MockTurn, MockUsage, MockWire } from './script.js';
+export type { MockRequest, MockSearchHit, MockToolCall, MockTurn, MockUsage, MockWebSearch, MockWire } from './script.js';
 
 export interface MockProvider {
   /** Base URL including /v1, e.g. http://127.0.0.1:43123/v1. */

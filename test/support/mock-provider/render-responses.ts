@@ -1,6 +1,6 @@
 // A scripted turn as the OpenAI Responses API streams it: `event: <type>` + `data: <json>`, with
 // sequence numbers and the item lifecycle (added -> deltas -> done) of the real API.
-import { argumentsText, sentArguments, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
+import { searchQuery, argumentsText, sentArguments, splitDeltas, usageOf, type MockTurn, type RenderContext } from './script.js';
 
 export function renderResponses(turn: MockTurn, ctx: RenderContext): string[] {
   let seq = 0;
@@ -47,7 +47,7 @@ export function renderResponses(turn: MockTurn, ctx: RenderContext): string[] {
     emit('response.output_item.done', { output_index, item });
     output.push(item);
   }
-  (turn.webSearches ?? []).forEach((query, i) => {
+  (turn.webSearches ?? []).map(searchQuery).forEach((query, i) => {
     const item_id = `ws_mock${ctx.n}_${i}`;
     const output_index = output.length;
     emit('response.output_item.added', { output_index, item: { id: item_id, type: 'web_search_call', status: 'in_progress' } });

@@ -13,6 +13,19 @@ export interface MockToolCall {
   id?: string;
 }
 
+/** A search the provider runs by itself: its query, or the query with what it finds or its error code. */
+export type MockWebSearch = string | { query: string; results?: MockSearchHit[]; error?: string };
+
+export interface MockSearchHit {
+  title: string;
+  url: string;
+  page_age?: string;
+}
+
+export function searchQuery(search: MockWebSearch): string {
+  return typeof search === 'string' ? search : search.query;
+}
+
 export interface MockUsage {
   input_tokens?: number;
   cached_input_tokens?: number;
@@ -28,8 +41,13 @@ export interface MockTurn {
   /** Anthropic thinking signature (default "sig_<n>"); Responses encrypted_content likewise. */
   signature?: string;
   toolCalls?: MockToolCall[];
-  /** Responses only: the provider's own searches (web_search_call items), before the text. */
-  webSearches?: string[];
+  /**
+   * The provider's own searches, before the text: Responses web_search_call items; Messages
+   * server_tool_use + web_search_tool_result blocks (and usage.server_tool_use.web_search_requests).
+   */
+  webSearches?: MockWebSearch[];
+  /** Messages: the text block cites the first result of the first search (a citations_delta). */
+  cite?: boolean;
   usage?: MockUsage;
   /** Characters per text/argument delta (default 8), so every stream splits across chunks. */
   deltaSize?: number;
