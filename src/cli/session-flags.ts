@@ -67,7 +67,7 @@ export function threadRequestFromFlags(flags: SessionFlags, mode: SessionMode, c
     overrides: overridesFromFlags(flags, mode),
     ...(flags.ephemeral ? { ephemeral: true } : {}),
     ...(flags.ignoreRules ? { ignoreRules: true } : {}),
-    ...(mode === 'exec' ? { requireTrustedDirectory: !flags.skipGitRepoCheck, canAskApproval: false } : {}),
+    ...(mode === 'exec' ? { requireTrustedDirectory: !flags.skipGitRepoCheck, canAskApproval: false, endsWithTurn: true } : {}),
   };
 }
 

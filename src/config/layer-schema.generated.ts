@@ -479,6 +479,25 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
         }
       ]
     },
+    "timers": {
+      "type": "object",
+      "properties": {
+        "enabled": {
+          "type": "boolean"
+        },
+        "min_wakeup_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 3600
+        },
+        "max_jobs": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        }
+      },
+      "additionalProperties": false
+    },
     "features": {
       "type": "object",
       "propertyNames": {
@@ -2087,6 +2106,25 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
                 "additionalProperties": false
               }
             ]
+          },
+          "timers": {
+            "type": "object",
+            "properties": {
+              "enabled": {
+                "type": "boolean"
+              },
+              "min_wakeup_seconds": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 3600
+              },
+              "max_jobs": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000
+              }
+            },
+            "additionalProperties": false
           },
           "features": {
             "type": "object",

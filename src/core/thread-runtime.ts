@@ -28,6 +28,7 @@ import { resolveWebSearch, type ResolvedWebSearch } from '../web/index.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { Thread, TurnResult } from './thread.js';
+import { ThreadTimers, timerLimits, timersUnavailable } from './timers/index.js';
 
 export const REPLAY_PROVIDER: ProviderInfo = { id: REPLAY_PROVIDER_ID, name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
 
@@ -47,6 +48,8 @@ export class ThreadResources {
   checkpoints: ThreadCheckpoints | undefined;
   /** The skills found when the thread loaded (the skill tools look names up here). */
   skills: readonly SkillMetadata[] = [];
+  /** The thread's scheduled prompts (CronCreate, ScheduleWakeup): cancelled when it closes. */
+  readonly timers = new ThreadTimers();
 
   constructor(
     readonly threadId: string,
@@ -67,6 +70,7 @@ export class ThreadResources {
 
   /** SessionEnd hooks, then kill every session and process group the thread started, and what escaped them. */
   async close(): Promise<void> {
+    this.timers.close();
     try {
       await this.hooks?.run('SessionEnd', { reason: 'exit' });
     } finally {
@@ -85,6 +89,8 @@ export interface RuntimeContext {
   resources: ThreadResources;
   /** The engine's client for a provider (cached per provider; tests inject their own). */
   client(provider: ProviderInfo, settings: ThreadSettings): Promise<ModelClient>;
+  /** Why this thread cannot keep timers (its front end ends with the turn, a sub-agent), if so. */
+  noTimers?: string;
 }
 
 export interface BuiltRuntime {
@@ -102,8 +108,8 @@ export interface BuiltRuntime {
 }
 
 /** Capabilities this thread cannot serve, with why: their tools are left out of its requests. */
-function unavailableCapabilities(webSearch: ResolvedWebSearch): Map<string, string> {
-  const missing = new Map<string, string>();
+function unavailableCapabilities(webSearch: ResolvedWebSearch, noTimers: string | undefined): Map<string, string> {
+  const missing = timersUnavailable(noTimers);
   if (!webSearch.backend) {
     // (A Codex-like profile on the Responses wire uses the provider's search instead: setupHarness.)
     missing.set(
@@ -139,7 +145,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     ...(settings.planMode ? { planMode: true } : {}),
-    unavailableCapabilities: unavailableCapabilities(webSearch),
+    unavailableCapabilities: unavailableCapabilities(webSearch, context.noTimers ?? (config.timers?.enabled === false ? 'scheduled prompts are off: [timers] enabled = false in config.toml' : undefined)),
     ...(webSearch.mode !== 'disabled' ? { hostedWebSearch: webSearch.mode } : {}),
     config,
     provider,
@@ -188,7 +194,8 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     },
     resources.mcp,
   );
-  const capabilities: CapabilitiesFactory = (services) => ({ ...orchestrator(services), skills: () => resources.skills });
+  resources.timers.limits = timerLimits(config.timers);
+  const capabilities: CapabilitiesFactory = (services) => ({ ...orchestrator(services), skills: () => resources.skills, timers: resources.timers });
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };
   const capabilityByName = new Map(harness.profile.tools.map((tool) => [tool.name, tool.capability]));

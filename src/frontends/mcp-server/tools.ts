@@ -120,6 +120,8 @@ export function parseRigCall(args: Record<string, unknown>, baseCwd: string, can
       ...(approvalPolicy ? { approvalPolicy } : {}),
     },
     canAskApproval,
+    // Each call waits for its own turn; a turn a timer started would have nobody to answer to.
+    endsWithTurn: true,
     originator: 'rig_mcp_server',
   };
   return { prompt, request, ...(base !== undefined ? { baseInstructions: base } : {}) };
