@@ -39,8 +39,11 @@ interface Job extends ScheduledJob {
 export class ThreadTimers implements TimersCapability {
   limits: TimerLimits = DEFAULT_TIMER_LIMITS;
   private readonly jobs = new Map<string, Job>();
-  /** Prompts that fired while a turn was running, in firing order. */
-  private waiting: string[] = [];
+  /**
+   * Jobs that fired while a turn was running, in firing order: one entry per job however often it
+   * fired meanwhile (a busy thread gets one catch-up run, not a burst), dropped if the job is deleted.
+   */
+  private waiting: { jobId: string; prompt: string }[] = [];
   private target: TimerTarget | undefined;
   private unsubscribe: (() => void) | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -108,7 +111,9 @@ export class ThreadTimers implements TimersCapability {
   }
 
   delete(id: string): ScheduledJob | undefined {
-    return this.remove(id.trim());
+    const removed = this.remove(id.trim());
+    if (removed) this.waiting = this.waiting.filter((fire) => fire.jobId !== removed.id);
+    return removed;
   }
 
   list(): ScheduledJob[] {
@@ -174,22 +179,23 @@ export class ThreadTimers implements TimersCapability {
     } else {
       this.jobs.delete(job.id);
     }
-    this.deliver([job.prompt]);
+    this.deliver([{ jobId: job.id, prompt: job.prompt }]);
   }
 
-  private deliver(prompts: string[]): void {
+  private deliver(fires: { jobId: string; prompt: string }[]): void {
     const target = this.target;
-    if (!target || target.closed || this.closed || prompts.length === 0) return;
-    if (target.isRunning) {
-      this.waiting.push(...prompts);
-      return;
-    }
+    if (!target || target.closed || this.closed || fires.length === 0) return;
+    if (target.isRunning) return this.wait(fires);
     try {
-      target.startTurn({ text: prompts.join('\n\n') });
+      target.startTurn({ text: fires.map((fire) => fire.prompt).join('\n\n') });
     } catch {
       // A turn started in between (or the input was refused): wait for the next one.
-      this.waiting.push(...prompts);
+      this.wait(fires);
     }
+  }
+
+  private wait(fires: { jobId: string; prompt: string }[]): void {
+    for (const fire of fires) if (!this.waiting.some((queued) => queued.jobId === fire.jobId)) this.waiting.push(fire);
   }
 
   private observe(envelope: EventEnvelope): void {
@@ -198,7 +204,7 @@ export class ThreadTimers implements TimersCapability {
     if (this.waiting.length === 0) return;
     if (event.type === 'turn.started') {
       clearTimeout(this.flushTimer);
-      const text = this.waiting.splice(0).join('\n\n');
+      const text = this.waiting.splice(0).map((fire) => fire.prompt).join('\n\n');
       this.target?.steer({ text });
     } else if (event.type === 'turn.completed' || event.type === 'turn.failed' || event.type === 'turn.interrupted') {
       clearTimeout(this.flushTimer);

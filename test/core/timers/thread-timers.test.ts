@@ -139,6 +139,28 @@ describe('thread timers', () => {
     sentinel.close();
   });
 
+  it('a job that fired several times during a busy turn runs once after it; deleting it drops that run', async () => {
+    const thread = new StandInThread();
+    thread.isRunning = true;
+    const timers = timersOn(thread);
+    const fired = new StandInThread();
+    const sentinel = timersOn(fired);
+    const ticking = await timers.createCron({ cron: '* * * * * *', prompt: 'tick', recurring: true });
+    timers.scheduleWakeup({ delaySeconds: 0.02, prompt: 'wake' });
+    await sentinel.createCron({ cron: '* * * * * *', prompt: 'time passed', recurring: true });
+    // Two sentinel fires are at least one second apart: the ticking job fired at least once meanwhile.
+    await fired.delivered(2);
+    await fired.delivered(3);
+    expect(timers.list().find((job) => job.id === ticking.id)!.fired).toBeGreaterThanOrEqual(2);
+    timers.delete(ticking.id);
+    thread.isRunning = false;
+    thread.emit({ type: 'turn.interrupted' } as EventEnvelope['event']);
+    await thread.delivered(1);
+    expect(thread.started).toEqual(['wake']);
+    timers.close();
+    sentinel.close();
+  });
+
   it('a recurring job fires on every match until it is deleted (six fields: seconds first)', async () => {
     const thread = new StandInThread();
     const timers = timersOn(thread);
