@@ -22,7 +22,7 @@ import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
 import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadOverrides, type ThreadSettings } from './thread-settings.js';
 import { closeDanglingCalls, gitMeta, initialContext, recordedSettings, recordsThrough } from './thread-load.js';
 import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
-import { EXEC_NO_TIMERS, SUBAGENT_NO_TIMERS } from './timers/index.js';
+import { SUBAGENT_NO_TIMERS } from './timers/index.js';
 import { loadExecPolicy } from './safety.js';
 import { collectSessionSecrets } from './secrets.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
@@ -81,10 +81,10 @@ export interface ThreadStartRequest {
    */
   canAskApproval?: boolean;
   /**
-   * True when the front end ends as its turn ends (`rig exec`, each `rig mcp-server` call): a
-   * scheduled prompt could never fire, so the timer tools are left out of the request.
+   * Why this front end cannot host scheduled prompts (`rig exec` ends with its turn; an ACP or MCP
+   * client starts every turn itself): the timer tools are then left out of the request with it.
    */
-  endsWithTurn?: boolean;
+  noTimers?: string;
   /** Recorded as the rollout's originator. */
   originator?: string;
   /**
@@ -503,7 +503,7 @@ export class Engine {
 
 /** Why a thread started by `request` cannot keep timers, if it cannot. */
 function noTimers(request: ThreadStartRequest): { noTimers?: string } {
-  if (request.endsWithTurn) return { noTimers: EXEC_NO_TIMERS };
+  if (request.noTimers !== undefined) return { noTimers: request.noTimers };
   if (request.agent) return { noTimers: SUBAGENT_NO_TIMERS };
   return {};
 }

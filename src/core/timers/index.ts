@@ -20,7 +20,4 @@ export function timersUnavailable(reason: string | undefined): Map<string, strin
   return new Map(reason === undefined ? [] : TIMER_CAPABILITY_IDS.map((id) => [id, reason]));
 }
 
-/** Why `rig exec` leaves the timer tools out. */
-export const EXEC_NO_TIMERS = 'rig exec ends when its turn ends, so a scheduled prompt could never fire; use the TUI, the REPL or the app server for scheduled prompts';
-/** Why a sub-agent has none (Kimi Code does the same): its thread ends with its task. */
-export const SUBAGENT_NO_TIMERS = "a sub-agent's thread ends with its task, so a scheduled prompt could never fire; schedule it from the main thread";
+export { EXEC_NO_TIMERS, CLIENT_TURNS_NO_TIMERS, SUBAGENT_NO_TIMERS } from './reasons.js';
