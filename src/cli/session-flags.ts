@@ -2,6 +2,7 @@
 // and the front ends take. Flag vocabulary ends here: below the CLI, threads get typed requests.
 import type { ThreadStartRequest } from '../core/engine.js';
 import type { ThreadOverrides } from '../core/thread-settings.js';
+import { EXEC_NO_TIMERS } from '../core/timers/reasons.js';
 
 export interface SessionFlags {
   config?: string[];
@@ -67,7 +68,7 @@ export function threadRequestFromFlags(flags: SessionFlags, mode: SessionMode, c
     overrides: overridesFromFlags(flags, mode),
     ...(flags.ephemeral ? { ephemeral: true } : {}),
     ...(flags.ignoreRules ? { ignoreRules: true } : {}),
-    ...(mode === 'exec' ? { requireTrustedDirectory: !flags.skipGitRepoCheck, canAskApproval: false } : {}),
+    ...(mode === 'exec' ? { requireTrustedDirectory: !flags.skipGitRepoCheck, canAskApproval: false, noTimers: EXEC_NO_TIMERS } : {}),
   };
 }
 

@@ -517,6 +517,25 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
     "ripgrep": {
       "type": "string"
     },
+    "timers": {
+      "type": "object",
+      "properties": {
+        "enabled": {
+          "type": "boolean"
+        },
+        "min_wakeup_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 3600
+        },
+        "max_jobs": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        }
+      },
+      "additionalProperties": false
+    },
     "features": {
       "type": "object",
       "propertyNames": {
@@ -2163,6 +2182,25 @@ export const LAYER_JSON_SCHEMA: Record<string, unknown> = {
           },
           "ripgrep": {
             "type": "string"
+          },
+          "timers": {
+            "type": "object",
+            "properties": {
+              "enabled": {
+                "type": "boolean"
+              },
+              "min_wakeup_seconds": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 3600
+              },
+              "max_jobs": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000
+              }
+            },
+            "additionalProperties": false
           },
           "features": {
             "type": "object",

@@ -69,6 +69,20 @@ const tuiSchema = () =>
     notifications: z.union([z.boolean(), stringList()]).optional(),
   });
 
+/**
+ * rig: [timers], the session-scoped scheduled prompts (CronCreate, ScheduleWakeup). Claude Code
+ * clamps a wake-up to at least 60 s and keeps 50 jobs per session; both are settable here.
+ */
+const timersSchema = () =>
+  z.strictObject({
+    /** false leaves the timer tools out of every request. */
+    enabled: z.boolean().optional(),
+    /** Shortest ScheduleWakeup delay in seconds (default 60; the longest is 3600). */
+    min_wakeup_seconds: intIn(0, 3600).optional(),
+    /** Most scheduled jobs one thread holds at once (default 50). */
+    max_jobs: intIn(1, 1000).optional(),
+  });
+
 function providerSchema() {
   return z.strictObject({
     name: z.string().optional(),
@@ -408,6 +422,7 @@ function profileFields() {
     /** rig: which rg the search tools run: "auto" (bundled, else PATH), "bundled", "system", "off"
      * (in-process search), or an absolute path to an rg binary. RIG_RIPGREP overrides it. */
     ripgrep: () => z.string().optional(),
+    timers: () => timersSchema().optional(),
     features: () => z.record(z.string(), z.boolean()).optional(),
     agents: () => agentsSchema().optional(),
     hooks: () => hooksSchema().optional(),

@@ -22,6 +22,7 @@ import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
 import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadOverrides, type ThreadSettings } from './thread-settings.js';
 import { closeDanglingCalls, gitMeta, initialContext, recordedSettings, recordsThrough } from './thread-load.js';
 import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
+import { SUBAGENT_NO_TIMERS } from './timers/index.js';
 import { loadExecPolicy } from './safety.js';
 import { collectSessionSecrets } from './secrets.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
@@ -81,6 +82,11 @@ export interface ThreadStartRequest {
    * person is declined with a message naming the policy. Default true.
    */
   canAskApproval?: boolean;
+  /**
+   * Why this front end cannot host scheduled prompts (`rig exec` ends with its turn; an ACP or MCP
+   * client starts every turn itself): the timer tools are then left out of the request with it.
+   */
+  noTimers?: string;
   /** Recorded as the rollout's originator. */
   originator?: string;
   /**
@@ -340,7 +346,7 @@ export class Engine {
       clientInfo: { name: 'rig', version: rigVersion() },
     });
     const rebuild = (next: ThreadSettings) =>
-      buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s) }, next).then((b) => this.agents.attach(threadId, b, config, request, this.home));
+      buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s), ...noTimers(request) }, next).then((b) => this.agents.attach(threadId, b, config, request, this.home));
     let built: BuiltRuntime;
     try {
       built = await rebuild(settings);
@@ -488,6 +494,7 @@ export class Engine {
     );
     if (worktree.leave) recorder?.worktreeChanged(null);
     this.threads.set(threadId, handle);
+    resources.timers.attach(handle);
     const unforward = thread.subscribe((envelope: EventEnvelope) => this.hub.emit(envelope));
     handle.emitThreadEvent(source?.kind === 'resume' ? { type: 'thread.resumed', thread_id: threadId } : { type: 'thread.started', thread_id: threadId });
     if (resources.mcp) {
@@ -506,6 +513,13 @@ export class Engine {
     }
     return handle;
   }
+}
+
+/** Why a thread started by `request` cannot keep timers, if it cannot. */
+function noTimers(request: ThreadStartRequest): { noTimers?: string } {
+  if (request.noTimers !== undefined) return { noTimers: request.noTimers };
+  if (request.agent) return { noTimers: SUBAGENT_NO_TIMERS };
+  return {};
 }
 
 /** A new thread's meta line. */

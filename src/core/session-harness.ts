@@ -133,6 +133,7 @@ export function setupHarness(inputs: HarnessInputs): HarnessSetup {
     tmpdir: tmpdir(),
     ...(inputs.shellName ? { shell: inputs.shellName } : {}),
     tree: folderListing(cwd),
+    deferredTools: bound.deferred.map((spec) => spec.name),
   };
   return {
     ...(hostsWebSearch ? { hostedWebSearch: { externalWebAccess: inputs.hostedWebSearch === 'live', ...(wire === 'messages' ? inputs.hostedSearchSettings : {}) } } : {}),

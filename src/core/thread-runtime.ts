@@ -31,6 +31,7 @@ import type { ThreadCheckpoints } from './checkpointing.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WorktreeCapability } from '../tools/worktree/capability.js';
 import type { Thread, TurnResult } from './thread.js';
+import { ThreadTimers, timerLimits, timersUnavailable } from './timers/index.js';
 
 export const REPLAY_PROVIDER: ProviderInfo = { id: REPLAY_PROVIDER_ID, name: 'Replay of a recorded session', base_url: 'file:', wire_api: 'responses' };
 
@@ -52,6 +53,8 @@ export class ThreadResources {
   skills: readonly SkillMetadata[] = [];
   /** The thread's worktree session (EnterWorktree / ExitWorktree), set once its handle exists. */
   worktrees: WorktreeCapability | undefined;
+  /** The thread's scheduled prompts (CronCreate, ScheduleWakeup): cancelled when it closes. */
+  readonly timers = new ThreadTimers();
 
   constructor(
     readonly threadId: string,
@@ -72,6 +75,7 @@ export class ThreadResources {
 
   /** SessionEnd hooks, then kill every session and process group the thread started, and what escaped them. */
   async close(): Promise<void> {
+    this.timers.close();
     try {
       await this.hooks?.run('SessionEnd', { reason: 'exit' });
     } finally {
@@ -90,6 +94,8 @@ export interface RuntimeContext {
   resources: ThreadResources;
   /** The engine's client for a provider (cached per provider; tests inject their own). */
   client(provider: ProviderInfo, settings: ThreadSettings): Promise<ModelClient>;
+  /** Why this thread cannot keep timers (its front end ends with the turn, a sub-agent), if so. */
+  noTimers?: string;
 }
 
 export interface BuiltRuntime {
@@ -107,8 +113,8 @@ export interface BuiltRuntime {
 }
 
 /** Capabilities this thread cannot serve, with why: their tools are left out of its requests. */
-function unavailableCapabilities(webSearch: ResolvedWebSearch, sideSearch: SideSearch | undefined): Map<string, string> {
-  const missing = new Map<string, string>();
+function unavailableCapabilities(webSearch: ResolvedWebSearch, sideSearch: SideSearch | undefined, noTimers: string | undefined): Map<string, string> {
+  const missing = timersUnavailable(noTimers);
   if (!webSearch.backend && !sideSearch) {
     // (A Codex-like profile on the Responses wire uses the provider's search instead: setupHarness.)
     missing.set(
@@ -154,7 +160,11 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     ...(settings.planMode ? { planMode: true } : {}),
-    unavailableCapabilities: unavailableCapabilities(webSearch, sideSearch),
+    unavailableCapabilities: unavailableCapabilities(
+      webSearch,
+      sideSearch,
+      context.noTimers ?? (config.timers?.enabled === false ? 'scheduled prompts are off: [timers] enabled = false in config.toml' : undefined),
+    ),
     ...(webSearch.mode !== 'disabled' ? { hostedWebSearch: webSearch.mode, hostedSearchSettings: webSearch.hosted } : {}),
     config,
     provider,
@@ -203,11 +213,13 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     },
     resources.mcp,
   );
+  resources.timers.limits = timerLimits(config.timers);
   const capabilities: CapabilitiesFactory = (services) => ({
     ...orchestrator(services),
     ...(sideSearch ? { webSearch: (query: string, options: SearchOptions = {}) => sideSearch(query, options, services.signal) } : {}),
     skills: () => resources.skills,
     ...(resources.worktrees ? { worktree: resources.worktrees } : {}),
+    timers: resources.timers,
   });
   const compactLimit = autoCompactLimit(model, config);
   const compaction = { config, model, maxUserTokens: userMessageBudget(compactLimit) };

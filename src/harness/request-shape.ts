@@ -51,6 +51,11 @@ export interface ShapeEnvironment {
   home?: string;
   /** The temp directory, for the `{{tmpdir}}` slot of captured prompts. */
   tmpdir?: string;
+  /**
+   * The names of the tools this session defers behind tool search, for the `{{deferred_tools}}`
+   * slot: rendered from the session's tools, so the prompt never names one that was left out.
+   */
+  deferredTools?: readonly string[];
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -77,7 +82,7 @@ export function dateString(now: Date): string {
 
 /**
  * Fills `{{name}}` slots: cwd, home, tmpdir, date (YYYY-MM-DD), long_date, date_string, os, shell,
- * tree, model. Unknown slots are left as written so a user's own prompt may contain literal braces.
+ * tree, model, deferred_tools (comma-separated, `(none)` when there are none). Unknown slots are left as written so a user's own prompt may contain literal braces.
  */
 export function renderTemplate(template: string, env: ShapeEnvironment, model: string): string {
   const values: Record<string, string> = {
@@ -91,6 +96,7 @@ export function renderTemplate(template: string, env: ShapeEnvironment, model: s
     shell: env.shell ?? 'bash',
     tree: env.tree ?? '',
     model,
+    deferred_tools: env.deferredTools?.length ? env.deferredTools.join(', ') : '(none)',
   };
   return template.replace(/\{\{([a-z_]+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 }

@@ -14,6 +14,7 @@ import type {
   ToolOutput,
 } from '../protocol/index.js';
 import type { AgentsCapability } from './agents/capability.js';
+import type { TimersCapability } from './timers/capability.js';
 import type { FileChange } from '../checkpoints/index.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WebFetchResult, SearchResult } from '../web/index.js';
@@ -135,6 +136,8 @@ export interface ToolCapabilities {
   skills?(): readonly SkillMetadata[];
   /** Git worktree sessions of this thread (EnterWorktree / ExitWorktree); absent where the engine offers none. */
   worktree?: WorktreeCapability;
+  /** The thread's scheduled prompts (cron jobs, wake-ups); absent where the session cannot keep timers. */
+  timers?: TimersCapability;
 }
 
 export interface FetchRequest {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfileDir, listProfileLocations, readProfileFile } from '../../src/harness/loader.js';
 import { bindHarness, withoutUnavailable } from '../../src/tools/harness/registry.js';
+import { TIMER_CAPABILITY_IDS } from '../../src/tools/timers/tools.js';
 import { effectiveSettings, reshapeTools } from '../../src/harness/request-settings.js';
 import { nativeCapabilities } from '../../src/tools/native/registry.js';
 import { toDefinition } from '../../src/tools/spec.js';
@@ -51,8 +52,10 @@ function wireTools(wire: MockWire, body: Record<string, unknown>): { name: strin
  * and reshaped for the wire as the profile says (per-wire schemas, schema steps, tool extras).
  */
 function expectedTools(id: string, file: string, wire: MockWire): { tools: ToolDefinition[]; withoutParameters: string[] } {
-  // These runs configure no web search backend, so a session leaves the web search tools out.
-  const profile = withoutUnavailable(readProfileFile(file, 'builtin'), new Map([['web.search', 'no backend']]));
+  // These runs configure no web search backend, so a session leaves the web search tools out; and
+  // rig exec ends with its turn, so it leaves the timer tools out.
+  const omitted = new Map<string, string>([['web.search', 'no backend'], ...TIMER_CAPABILITY_IDS.map((id): [string, string] => [id, 'rig exec'])]);
+  const profile = withoutUnavailable(readProfileFile(file, 'builtin'), omitted);
   const bound = bindHarness(profile, nativeCapabilities({ wire, modelAcceptsImages: true }));
   return reshapeTools(bound.advertised.map(toDefinition), profile.tools, wire, effectiveSettings(profile.request, wire, 'mock-model'));
 }

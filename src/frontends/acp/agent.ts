@@ -13,6 +13,7 @@ import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext
 import type { Engine } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
+import { CLIENT_TURNS_NO_TIMERS } from '../../core/timers/reasons.js';
 import type { UserInput } from '../../protocol/index.js';
 import { currentModeId, modeState, presetOf } from './modes.js';
 import { configOptions, settingsFor } from './config-options.js';
@@ -79,7 +80,7 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; sessions: M
   };
   const threadRequest = (cwd: string, mcpServers: readonly McpServer[] | undefined) => {
     const servers = sessionMcpServers(mcpServers);
-    return { cwd, ...(options.config.length ? { config: [...options.config] } : {}), ...(servers.length ? { mcpServers: servers } : {}), canAskApproval: true, originator: 'rig_acp' };
+    return { cwd, ...(options.config.length ? { config: [...options.config] } : {}), ...(servers.length ? { mcpServers: servers } : {}), canAskApproval: true, noTimers: CLIENT_TURNS_NO_TIMERS, originator: 'rig_acp' };
   };
   let capabilities: ClientCapabilities = {};
   // An editor that offers fs/* holds the files (unsaved buffers included): the agent's file tools

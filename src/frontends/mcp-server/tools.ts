@@ -5,6 +5,7 @@
 // written for Codex drives rig unchanged.
 import { resolve as resolvePath } from 'node:path';
 import type { ThreadStartRequest } from '../../core/engine.js';
+import { CLIENT_TURNS_NO_TIMERS } from '../../core/timers/reasons.js';
 
 export const RIG_TOOL = 'rig';
 export const RIG_REPLY_TOOL = 'rig-reply';
@@ -120,6 +121,7 @@ export function parseRigCall(args: Record<string, unknown>, baseCwd: string, can
       ...(approvalPolicy ? { approvalPolicy } : {}),
     },
     canAskApproval,
+    noTimers: CLIENT_TURNS_NO_TIMERS,
     originator: 'rig_mcp_server',
   };
   return { prompt, request, ...(base !== undefined ? { baseInstructions: base } : {}) };

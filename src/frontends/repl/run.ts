@@ -149,7 +149,8 @@ async function readEvalLoop(thread: ThreadHandle, io: ReplIo, color: boolean, te
   let quit = false;
 
   const onInterrupt = () => {
-    if (turnRunning) {
+    // A turn a scheduled prompt started (CronCreate, ScheduleWakeup) is interrupted like one typed.
+    if (turnRunning || thread.isRunning) {
       out('\n(interrupting…)\n');
       void thread.interrupt();
     } else {
@@ -199,6 +200,11 @@ async function readEvalLoop(thread: ThreadHandle, io: ReplIo, color: boolean, te
       const text = line.trim();
       if (text === '') continue;
       if (text === '/exit' || text === '/quit') break;
+      if (thread.isRunning && text !== '/compact') {
+        // A scheduled prompt's turn is running: the line joins it.
+        thread.steer({ text });
+        continue;
+      }
       let turn;
       try {
         turn = text === '/compact' ? thread.compact() : thread.startTurn({ text });

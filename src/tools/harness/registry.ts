@@ -25,6 +25,7 @@ import { createWriteTool } from './write.js';
 import { observeFileTool } from './observe.js';
 import { agentCapabilities } from '../agents/harness-capabilities.js';
 import { jobCapabilities } from '../jobs/capabilities.js';
+import { timerCapabilities } from '../timers/tools.js';
 import { createSkillTool } from './skill.js';
 import { createWebFetchTool } from './web-fetch.js';
 import { createNotebookEditTool } from './notebook.js';
@@ -62,6 +63,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['notes.evidence', createEvidenceTool],
     ...agentCapabilities(),
     ...jobCapabilities(),
+    ...timerCapabilities(),
     ['skill.load', createSkillTool],
     ['web.fetch', createWebFetchTool],
     ['web.search', createWebSearchTool],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findProfile, listProfileLocations } from '../../../src/harness/loader.js';
-import { bindHarness } from '../../../src/tools/harness/registry.js';
+import { bindHarness, withoutUnavailable } from '../../../src/tools/harness/registry.js';
 
 const loadProfile = (id: string) => findProfile(id);
 import { bound } from './bind.js';
@@ -24,18 +24,24 @@ describe('tool surfaces', () => {
     expect(claude.byName.has('TaskOutput')).toBe(true);
   });
 
-  it('a tool rig cannot run is omitted: not sent, not callable, not searchable, listed with its reason', async () => {
+  it('a tool rig cannot run is omitted: not sent, not callable, listed with its reason', () => {
     const claude = bound('claude-code');
     const names = claude.all.map((spec) => spec.name);
-    expect(names).not.toContain('CronCreate');
-    expect(names).not.toContain('CronList');
+    expect(names).not.toContain('Workflow');
     expect(names).toContain('WebFetch');
     expect(names).toContain('Agent');
-    expect(claude.omitted.map((tool) => tool.name)).toContain('CronCreate');
+    expect(claude.omitted.map((tool) => tool.name)).toContain('Workflow');
     expect(claude.omitted.map((tool) => tool.name)).not.toContain('NotebookEdit');
     expect(claude.omitted.map((tool) => tool.name)).not.toContain('Agent');
-    const ctx = fakeContext();
-    const search = await call(claude.byName.get('ToolSearch'), { query: 'select:CronList' }, ctx);
+  });
+
+  it('a tool this session cannot serve is omitted too: not searchable, listed with the session reason', async () => {
+    const profile = withoutUnavailable(loadProfile('claude-code'), new Map([['timers.cron_list', 'rig exec ends with its turn']]));
+    const claude = bindHarness(profile);
+    expect(claude.all.map((spec) => spec.name)).not.toContain('CronList');
+    expect(claude.all.map((spec) => spec.name)).toContain('CronCreate');
+    expect(claude.omitted).toContainEqual({ name: 'CronList', reason: 'rig exec ends with its turn' });
+    const search = await call(claude.byName.get('ToolSearch'), { query: 'select:CronList' }, fakeContext());
     expect(search.success).toBe(false);
     expect(search.text).toMatch(/^No deferred tool named CronList/);
   });
