@@ -1,6 +1,6 @@
 // What the thread reports for persistence. The store room implements it with rollout files; tests
 // and `--ephemeral` use the no-op recorder.
-import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
+import type { ConversationItem, ModelEvent, ThreadGoal, TokenUsage } from '../protocol/index.js';
 
 export interface TurnContextRecord {
   turn_id: string;
@@ -23,6 +23,10 @@ export interface ThreadRecorder {
   compacted(record: { summary: string; replacement: ConversationItem[] }): void;
   /** The thread was named (optional: a recorder without names ignores it). */
   threadNamed?(name: string): void;
+  /** The thread's goal changed (Codex's thread_goal_updated event); resume and fork rebuild it. */
+  goalUpdated?(goal: ThreadGoal, turnId: string | null): void;
+  /** The thread's goal was removed. */
+  goalCleared?(): void;
   flush(): void;
 }
 

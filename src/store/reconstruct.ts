@@ -1,7 +1,8 @@
 // Rebuilds a thread's state from its rollout records (resume, fork, index backfill).
-import type { ConversationItem, TokenUsage } from '../protocol/index.js';
+import type { ConversationItem, ThreadGoal, TokenUsage } from '../protocol/index.js';
+import { THREAD_GOAL_STATUSES } from '../protocol/index.js';
 import { repairCallPairing } from './call-pairing.js';
-import { THREAD_NAME_EVENT, TURN_END_EVENT_TYPES } from './rollout-recorder.js';
+import { GOAL_CLEARED_EVENT, GOAL_UPDATED_EVENT, THREAD_NAME_EVENT, TURN_END_EVENT_TYPES } from './rollout-recorder.js';
 import type {
   ModelResponsePayload,
   RolloutRecord,
@@ -23,6 +24,20 @@ export interface ReconstructedThread {
   repairs: string[];
   /** The newest name the thread was given (ThreadHandle.setName), if any. */
   threadName: string | undefined;
+  /** The thread's goal after the newest thread_goal_updated / thread_goal_cleared event, if any. */
+  goal: ThreadGoal | undefined;
+}
+
+/** The goal a thread_goal_updated event carries, when its fields are whole; a damaged one is skipped. */
+function recordedGoal(payload: { type: string }): ThreadGoal | undefined {
+  const goal = (payload as { goal?: Partial<ThreadGoal> }).goal;
+  if (!goal || typeof goal !== 'object') return undefined;
+  const numbers = [goal.tokens_used, goal.time_used_seconds, goal.created_at, goal.updated_at];
+  if (typeof goal.objective !== 'string' || typeof goal.thread_id !== 'string') return undefined;
+  if (!THREAD_GOAL_STATUSES.includes(goal.status as ThreadGoal['status'])) return undefined;
+  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  if (goal.token_budget !== null && typeof goal.token_budget !== 'number') return undefined;
+  return goal as ThreadGoal;
 }
 
 /** The name a thread_name_updated event gives, if it is one. */
@@ -44,6 +59,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
   let totalUsage: TokenUsage | undefined;
   let turns = 0;
   let threadName: string | undefined;
+  let goal: ThreadGoal | undefined;
   // History length at the start of each turn still in the history (for rollback).
   let turnStarts: number[] = [];
   for (const record of records) {
@@ -72,6 +88,8 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
       case 'event_msg': {
         const payload = record.payload;
         threadName = recordedName(payload) ?? threadName;
+        if (payload.type === GOAL_UPDATED_EVENT) goal = recordedGoal(payload) ?? goal;
+        else if (payload.type === GOAL_CLEARED_EVENT) goal = undefined;
         if (payload.type === 'token_count') {
           const info = (payload as { info?: { total_token_usage?: TokenUsage } | null }).info;
           if (info?.total_token_usage) totalUsage = info.total_token_usage;
@@ -94,7 +112,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
     }
   }
   const repaired = repairCallPairing(history);
-  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs, threadName };
+  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs, threadName, goal };
 }
 
 /** Recorded model responses in order, for a replay provider. */

@@ -14,6 +14,7 @@ import type {
   ToolOutput,
 } from '../protocol/index.js';
 import type { AgentsCapability } from './agents/capability.js';
+import type { GoalCapability } from './goals/capability.js';
 import type { FileChange } from '../checkpoints/index.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WebFetchResult, SearchResult } from '../web/index.js';
@@ -131,6 +132,8 @@ export interface ToolCapabilities {
   closeSession?(sessionId: number): Promise<boolean>;
   /** The skills of this thread, in the order the model saw them listed. */
   skills?(): readonly SkillMetadata[];
+  /** The thread's goal (the goal tools); absent outside a thread. */
+  goals?: GoalCapability;
 }
 
 export interface FetchRequest {
