@@ -337,6 +337,7 @@ export class Thread {
       for (const note of this.goals.takeNotes()) this.append(developerMessage(note));
       await this.maybeAutoCompact();
       const request = this.buildRequest(turnOptions.outputSchema ? { outputSchema: turnOptions.outputSchema } : {});
+      this.goals.requestStarting();
       const outcome: StepOutcome = await runStep(this.runtime.client, request, this.runtime.tools, turn.stepHooks(), signal);
       this.recorder.modelResponse({ turn_id: turn.id, step, events: outcome.events });
       this.append(...outcome.items);

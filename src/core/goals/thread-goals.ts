@@ -32,10 +32,13 @@ export class ThreadGoals implements GoalCapability {
   /** When the running turn's active time was last added to the goal (ms), if it is being timed. */
   private timedSince: number | undefined;
   private carryMs = 0;
-  private notes: string[] = [];
+  private notes: { text: string; untilTurnEnd?: boolean }[] = [];
   private turnRunning = false;
   /** Usage was added since the goal was last recorded. */
   private unrecorded = false;
+  /** The goal was started while the current request ran: that request's tokens came before it. */
+  private startedThisRequest = false;
+  private completedThisRequest = false;
 
   constructor(
     private readonly threadId: string,
@@ -76,10 +79,18 @@ export class ThreadGoals implements GoalCapability {
     const next: ThreadGoal = { ...goal };
     if (tokenBudget !== undefined) next.token_budget = tokenBudget === null ? null : Math.max(1, Math.round(tokenBudget));
     if (turnBudget === null) delete next.turn_budget;
-    else if (turnBudget !== undefined) next.turn_budget = Math.max(1, Math.round(turnBudget));
+    else if (turnBudget !== undefined) {
+      next.turn_budget = Math.max(1, Math.round(turnBudget));
+      // Turns are counted from the one that set the budget.
+      next.turns_used ??= this.turnRunning && goalIsActive(goal) ? 1 : 0;
+    }
     if (timeBudget === null) delete next.time_budget_seconds;
     else if (timeBudget !== undefined) next.time_budget_seconds = timeBudget;
-    if (change.status !== undefined) next.status = change.status;
+    if (change.status !== undefined) {
+      // Codex charges the request in which the goal was completed to the goal.
+      if (change.status === 'complete' && goalIsActive(goal) && this.turnRunning) this.completedThisRequest = true;
+      next.status = change.status;
+    }
     this.commit(next, origin);
     if (goalIsActive(next)) this.limitIfSpent();
     return { ...this.goal! };
@@ -90,7 +101,7 @@ export class ThreadGoals implements GoalCapability {
     this.goal = undefined;
     this.timedSince = undefined;
     this.carryMs = 0;
-    if (origin === 'user') this.notes.push(userChangePrompt(undefined));
+    if (origin === 'user') this.notes.push({ text: userChangePrompt(undefined) });
     this.sink.changed(undefined);
     return true;
   }
@@ -108,9 +119,22 @@ export class ThreadGoals implements GoalCapability {
     }
   }
 
+  /** A model request is about to be sent. */
+  requestStarting(): void {
+    this.startedThisRequest = false;
+    this.completedThisRequest = false;
+  }
+
   /** One model request's usage. */
   accountUsage(usage: TokenUsage): void {
-    if (!goalIsActive(this.goal)) return;
+    if (this.startedThisRequest) {
+      // Codex takes its baseline when the goal starts: the request that started it is not charged.
+      this.startedThisRequest = false;
+      return;
+    }
+    const completed = this.completedThisRequest && this.goal?.status === 'complete';
+    this.completedThisRequest = false;
+    if (!this.goal || (!goalIsActive(this.goal) && !completed)) return;
     this.accountTime();
     this.goal = { ...this.goal, tokens_used: this.goal.tokens_used + goalTokenDelta(usage) };
     this.unrecorded = true;
@@ -119,7 +143,7 @@ export class ThreadGoals implements GoalCapability {
 
   /** Developer messages for the next request: a spent budget, a person's change. */
   takeNotes(): string[] {
-    const notes = this.notes;
+    const notes = this.notes.map((note) => note.text);
     this.notes = [];
     return notes;
   }
@@ -138,6 +162,7 @@ export class ThreadGoals implements GoalCapability {
   /** The turn is over: its time is added, an interrupt pauses the goal, and the rollout gets the usage. */
   turnEnded(status: 'completed' | 'failed' | 'interrupted'): void {
     this.turnRunning = false;
+    this.notes = this.notes.filter((note) => !note.untilTurnEnd);
     if (!this.goal) return;
     this.accountTime();
     this.timedSince = undefined;
@@ -173,6 +198,7 @@ export class ThreadGoals implements GoalCapability {
     if (criterion) goal.completion_criterion = criterion.slice(0, CRITERION_MAX_CHARS);
     this.carryMs = 0;
     this.timedSince = this.turnRunning && goalIsActive(goal) ? this.now() : undefined;
+    this.startedThisRequest = this.turnRunning;
     this.commit(goal, origin);
     return { ...goal };
   }
@@ -183,7 +209,7 @@ export class ThreadGoals implements GoalCapability {
     this.goal = { ...goal, updated_at: Math.max(goal.updated_at, Math.floor(this.now() / 1000)) };
     if (!goalIsActive(this.goal)) this.timedSince = undefined;
     else if (!wasTimed && this.turnRunning) this.timedSince = this.now();
-    if (origin === 'user') this.notes.push(userChangePrompt(this.goal));
+    if (origin === 'user') this.notes.push({ text: userChangePrompt(this.goal) });
     this.sink.changed({ ...this.goal });
   }
 
@@ -207,6 +233,7 @@ export class ThreadGoals implements GoalCapability {
     const time = goal.time_budget_seconds !== undefined && goal.time_used_seconds >= goal.time_budget_seconds;
     if (!tokens && !time) return;
     this.commit({ ...goal, status: 'budgetLimited' }, 'model');
-    this.notes.push(budgetLimitPrompt(this.goal!));
+    // Meant for the rest of this turn; a later turn sees the status in the goal itself.
+    if (this.turnRunning) this.notes.push({ text: budgetLimitPrompt(this.goal!), untilTurnEnd: true });
   }
 }
