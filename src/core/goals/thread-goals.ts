@@ -6,6 +6,7 @@
 import type { ThreadGoal, ThreadGoalStatus, TokenUsage } from '../../protocol/index.js';
 import { THREAD_GOAL_STATUSES, goalIsActive } from '../../protocol/index.js';
 import { GoalError, type GoalCapability, type GoalChange, type GoalCreateRequest, type GoalOrigin } from '../../tools/goals/capability.js';
+export { GoalError, type GoalOrigin } from '../../tools/goals/capability.js';
 import { budgetLimitPrompt, continuationPrompt, userChangePrompt } from './prompts.js';
 
 /** Kimi Code cuts the completion criterion to this many characters. */

@@ -2,7 +2,7 @@
 // objective starts (or replaces) the goal with fresh accounting; without one it changes the status
 // or budget of the goal there is. Changes reach every client as thread/goal/updated|cleared (the
 // event bridge), and the model hears of a person's change with its next request.
-import { GoalError, type GoalOrigin } from '../../tools/goals/capability.js';
+import { GoalError, type GoalOrigin } from '../../core/goals/thread-goals.js';
 import { goalToWire } from '../../protocol/index.js';
 import { ERROR_CODES, type ParamsOf, type ResultOf } from '../../protocol/app-server/index.js';
 import { RpcError } from './connection.js';
