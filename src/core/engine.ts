@@ -2,7 +2,7 @@
 // model clients, and every loaded thread; front ends start, resume and fork threads here, then
 // drive each through its ThreadHandle and read one event stream (per thread, or engine-wide).
 import { resolve as resolvePath } from 'node:path';
-import type { ConversationItem, EventEnvelope } from '../protocol/index.js';
+import type { ConversationItem, EventEnvelope, ThreadGoal } from '../protocol/index.js';
 import { isProjectTrusted, loadConfig, resolveRigHome } from '../config/index.js';
 import type { ModelClient } from '../model/types.js';
 import { createModelClient, type ProviderInfo } from '../model/index.js';
@@ -363,11 +363,14 @@ export class Engine {
     let recorder: RolloutRecorder | undefined;
     let history: ConversationItem[] | undefined;
     let firstTurn = 0;
+    // The goal as of the turn a resume or fork continues from (the rollout is its truth).
+    let goal: ThreadGoal | undefined;
     try {
       if (source?.kind === 'fork') {
         const kept = recordsThrough(resumed!.records, source.atTurn, resumed!.path);
         const rebuilt = reconstructThread(kept);
         history = rebuilt.history;
+        goal = rebuilt.goal;
         firstTurn = nextTurnNumber(kept);
         // An ephemeral fork (e.g. printing what a fork would copy) must not create a thread on disk.
         if (!request.ephemeral) {
@@ -384,6 +387,7 @@ export class Engine {
         }
       } else if (resumed) {
         history = resumed.history;
+        goal = resumed.goal;
         firstTurn = resumed.nextTurn;
         // Opening takes the thread's lock: a second writer is refused, naming the one that holds it.
         if (!request.ephemeral) recorder = new RolloutRecorder(RolloutWriter.open({ path: resumed.path, secrets }), seededHistory(resumed));
@@ -450,6 +454,7 @@ export class Engine {
       ...(recorder ? { recorder } : {}),
       firstTurn,
       canAskApproval: request.canAskApproval ?? true,
+      ...(goal ? { goal } : {}),
     });
     if (source?.kind === 'resume' && resumed?.totalUsage) thread.usage = resumed.totalUsage;
     // A sub-agent forked from its parent's history still gets its role's instructions.

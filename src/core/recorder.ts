@@ -1,6 +1,6 @@
 // What the thread reports for persistence. The store room implements it with rollout files; tests
 // and `--ephemeral` use the no-op recorder.
-import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
+import type { ConversationItem, ModelEvent, ThreadGoal, TokenUsage } from '../protocol/index.js';
 import type { WorktreeRecord } from '../store/index.js';
 
 export interface TurnContextRecord {
@@ -26,6 +26,10 @@ export interface ThreadRecorder {
   threadNamed?(name: string): void;
   /** The thread entered a worktree, or left it (null). */
   worktreeChanged?(state: WorktreeRecord | null): void;
+  /** The thread's goal changed (Codex's thread_goal_updated event); resume and fork rebuild it. */
+  goalUpdated?(goal: ThreadGoal, turnId: string | null): void;
+  /** The thread's goal was removed. */
+  goalCleared?(): void;
   flush(): void;
 }
 

@@ -26,6 +26,7 @@ import { contextWindowFor } from '../context/index.js';
 import type { ThreadCheckpoints } from './checkpointing.js';
 import type { ThreadHooks } from './hook-points.js';
 import type { TurnFrame } from './thread-types.js';
+import type { GoalCapability } from '../tools/goals/capability.js';
 
 export type { StartedTurn, TurnResult } from './thread.js';
 
@@ -153,6 +154,11 @@ export class ThreadHandle {
 
   get currentTurnId(): string | undefined {
     return this.thread.currentTurnId;
+  }
+
+  /** The thread's goal: read it, set it, clear it (thread/goal/*, `/goal`); changes are recorded and announced. */
+  get goals(): GoalCapability {
+    return this.thread.goals;
   }
 
   /** Start a turn. Throws if one is running (steer or interrupt it instead) or the thread is closed. */

@@ -1,6 +1,6 @@
 // The shapes around the turn loop: what a thread samples and acts with (its runtime), how it is
 // constructed, and what a turn gives back.
-import type { ConversationItem, JsonSchema, TokenUsage, ToolDefinition, UserInput } from '../protocol/index.js';
+import type { ConversationItem, JsonSchema, ThreadGoal, TokenUsage, ToolDefinition, UserInput } from '../protocol/index.js';
 import type { ModelClient, ModelRequest } from '../model/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentsCapability } from '../tools/agents/capability.js';
@@ -60,6 +60,8 @@ export interface ThreadOptions {
   canAskApproval?: boolean;
   /** Hooks, checkpoints and skills (core/turn-extensions.ts). */
   extensions?: ThreadExtensions;
+  /** The goal restored from the rollout (resume, fork). */
+  goal?: ThreadGoal;
 }
 
 /** What hooks, checkpoints and skills add to the turns of a thread. */

@@ -25,6 +25,8 @@ import { runStep, type StepOutcome } from './step.js';
 import { TurnState } from './turn-state.js';
 import { TokenTracker } from '../context/tokens.js';
 import { loadImagePart } from '../tools/native/image-file.js';
+import { ThreadGoals } from './goals/thread-goals.js';
+import { goalUpdateToolName, recordGoalChange } from './goals/thread-wiring.js';
 
 export type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult } from './thread-types.js';
 
@@ -34,6 +36,10 @@ const INTERRUPTED_NOTE =
 // With multi_agent_v2 an agent's turn may be stopped by the agent that started it, not by a person.
 const INTERRUPTED_DEVELOPER_NOTE =
   '<turn_aborted>The previous turn was interrupted before it finished (by the user or by the agent that assigned it). Tools may have stopped part-way: check the state of the workspace before you continue, and follow the newest instructions.</turn_aborted>';
+
+function developerMessage(text: string): ConversationItem {
+  return { type: 'message', role: 'developer', content: [{ type: 'input_text', text }] };
+}
 
 /**
  * Every front end's input passes through startTurn or steer: one over Codex's limit is refused
@@ -69,6 +75,8 @@ export class Thread {
   /** Bumped by relocate: a running turn's tools pick up the new directory and runtime. */
   private workspaceGeneration = 0;
   private readonly tokens = new TokenTracker();
+  /** The thread's goal (core/goals): its tools, the app server and the TUI change it. */
+  readonly goals: ThreadGoals;
 
   constructor(private readonly options: ThreadOptions) {
     this.id = options.id;
@@ -76,6 +84,7 @@ export class Thread {
     this.runtime = options.runtime;
     this.turnCounter = options.firstTurn ?? 0;
     this.cwdNow = options.cwd;
+    this.goals = new ThreadGoals(this.id, options.goal, { changed: (goal) => recordGoalChange(this, goal) });
   }
 
   get recorder(): ThreadRecorder {
@@ -286,6 +295,7 @@ export class Thread {
     const turn = new TurnState(this, controller.signal, turnId, this.options.canAskApproval ?? true, extension);
     this.recorder.turnStarted({ turn_id: turnId, cwd: this.cwdNow, model: this.runtime.model, ...this.runtime.turnContext });
     this.emit({ type: 'turn.started' });
+    this.goals.roundStarted();
     void (async () => {
       let result: TurnResult;
       try {
@@ -315,6 +325,7 @@ export class Thread {
 
   private finishTurn(turn: TurnState, turnId: string, result: TurnResult): void {
     turn.finishPlan();
+    this.goals.turnEnded(result.status);
     // Approvals still open belong to this turn and can no longer be answered.
     for (const [id, resolve] of this.approvals) {
       this.approvals.delete(id);
@@ -345,8 +356,10 @@ export class Thread {
         };
       }
       this.drainSteering();
+      for (const note of this.goals.takeNotes()) this.append(developerMessage(note));
       await this.maybeAutoCompact();
       const request = this.buildRequest(turnOptions.outputSchema ? { outputSchema: turnOptions.outputSchema } : {});
+      this.goals.requestStarting();
       const outcome: StepOutcome = await runStep(this.runtime.client, request, this.runtime.tools, turn.stepHooks(), signal);
       this.recorder.modelResponse({ turn_id: turn.id, step, events: outcome.events });
       this.append(...outcome.items);
@@ -355,6 +368,7 @@ export class Thread {
         this.lastRequestUsage = outcome.usage;
         this.usage = addUsage(this.usage, outcome.usage);
         this.emit({ type: 'usage.updated', last: outcome.usage, total: this.usage });
+        this.goals.accountUsage(outcome.usage);
       }
       if (outcome.stopReason === 'max_tokens') this.emit({ type: 'item.completed', item: { id: this.newItemId(), type: 'error', message: OUTPUT_LIMIT_NOTICE } });
       for (const item of outcome.items) {
@@ -382,6 +396,13 @@ export class Thread {
         const more = await turn.extension.afterAnswer?.(lastAgentMessage);
         if (more !== undefined) {
           this.append(this.userMessage({ text: more }));
+          continue;
+        }
+        // An active goal carries the thread into another round of work, as Codex's continuation does.
+        const goalRound = this.goals.continuation(goalUpdateToolName(this.buildRequest().tools));
+        if (goalRound !== undefined) {
+          this.append(developerMessage(goalRound));
+          this.goals.roundStarted();
           continue;
         }
         return { status: 'completed', ...(lastAgentMessage !== undefined ? { lastAgentMessage } : {}), usage: this.usage };
@@ -450,7 +471,7 @@ export class Thread {
   /** @internal */
   makeCapabilities(services: TurnServices): Omit<ToolCapabilities, 'updatePlan' | 'attachImage'> {
     const agents = this.runtime.agents;
-    return { ...this.runtime.capabilities(services), ...(agents ? { agents } : {}) };
+    return { ...this.runtime.capabilities(services), ...(agents ? { agents } : {}), goals: this.goals };
   }
 
   /** @internal */

@@ -8,6 +8,7 @@ import type { ApprovalDecision, ApprovalRequest } from './approvals.js';
 import type { ThreadSettingsView } from './settings.js';
 import type { McpLiveEvent } from './mcp.js';
 import type { HookCompletedEvent, HookStartedEvent } from './hooks.js';
+import type { ThreadGoalClearedEvent, ThreadGoalUpdatedEvent } from './goals.js';
 
 export interface ThreadStartedEvent {
   type: 'thread.started';
@@ -145,7 +146,9 @@ export type LiveEvent =
   | SteerDeliveredEvent
   | ThreadNameUpdatedEvent
   | HookStartedEvent
-  | HookCompletedEvent;
+  | HookCompletedEvent
+  | ThreadGoalUpdatedEvent
+  | ThreadGoalClearedEvent;
 
 export type ThreadEvent = ExecEvent | LiveEvent;
 

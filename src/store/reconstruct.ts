@@ -1,7 +1,8 @@
 // Rebuilds a thread's state from its rollout records (resume, fork, index backfill).
-import type { ConversationItem, TokenUsage } from '../protocol/index.js';
+import type { ConversationItem, ThreadGoal, TokenUsage } from '../protocol/index.js';
+import { THREAD_GOAL_STATUSES } from '../protocol/index.js';
 import { repairCallPairing } from './call-pairing.js';
-import { THREAD_NAME_EVENT, TURN_END_EVENT_TYPES, WORKTREE_EVENT } from './rollout-recorder.js';
+import { GOAL_CLEARED_EVENT, GOAL_UPDATED_EVENT, THREAD_NAME_EVENT, TURN_END_EVENT_TYPES, WORKTREE_EVENT } from './rollout-recorder.js';
 import type {
   ModelResponsePayload,
   RolloutRecord,
@@ -31,6 +32,8 @@ export interface ReconstructedThread {
    * after that turn started (a move happens mid-turn).
    */
   workingDirectory: string | undefined;
+  /** The thread's goal after the newest thread_goal_updated / thread_goal_cleared event, if any. */
+  goal: ThreadGoal | undefined;
 }
 
 /** The state a worktree_changed event records: a worktree, null for "left it", undefined for another event. */
@@ -42,6 +45,18 @@ function recordedWorktree(payload: { type: string }): WorktreeRecord | null | un
   const record = state as Partial<WorktreeRecord>;
   const strings = [record.path, record.base_commit, record.original_cwd, record.repository];
   return strings.every((value) => typeof value === 'string' && value !== '') ? (record as WorktreeRecord) : undefined;
+}
+
+/** The goal a thread_goal_updated event carries, when its fields are whole; a damaged one is skipped. */
+function recordedGoal(payload: { type: string }): ThreadGoal | undefined {
+  const goal = (payload as { goal?: Partial<ThreadGoal> }).goal;
+  if (!goal || typeof goal !== 'object') return undefined;
+  const numbers = [goal.tokens_used, goal.time_used_seconds, goal.created_at, goal.updated_at];
+  if (typeof goal.objective !== 'string' || typeof goal.thread_id !== 'string') return undefined;
+  if (!THREAD_GOAL_STATUSES.includes(goal.status as ThreadGoal['status'])) return undefined;
+  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  if (goal.token_budget !== null && typeof goal.token_budget !== 'number') return undefined;
+  return goal as ThreadGoal;
 }
 
 /** The name a thread_name_updated event gives, if it is one. */
@@ -65,6 +80,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
   let threadName: string | undefined;
   let worktree: WorktreeRecord | undefined;
   let workingDirectory: string | undefined;
+  let goal: ThreadGoal | undefined;
   // History length at the start of each turn still in the history (for rollback).
   let turnStarts: number[] = [];
   for (const record of records) {
@@ -99,6 +115,8 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
           workingDirectory = moved ? moved.path : (worktree?.original_cwd ?? workingDirectory);
           worktree = moved ?? undefined;
         }
+        if (payload.type === GOAL_UPDATED_EVENT) goal = recordedGoal(payload) ?? goal;
+        else if (payload.type === GOAL_CLEARED_EVENT) goal = undefined;
         if (payload.type === 'token_count') {
           const info = (payload as { info?: { total_token_usage?: TokenUsage } | null }).info;
           if (info?.total_token_usage) totalUsage = info.total_token_usage;
@@ -121,7 +139,7 @@ export function reconstructThread(records: readonly RolloutRecord[]): Reconstruc
     }
   }
   const repaired = repairCallPairing(history);
-  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs, threadName, worktree, workingDirectory };
+  return { meta, history: repaired.history, turnContext, totalUsage, turns, repairs: repaired.repairs, threadName, worktree, workingDirectory, goal };
 }
 
 /** Recorded model responses in order, for a replay provider. */

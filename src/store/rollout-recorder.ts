@@ -1,6 +1,6 @@
 // Persists what a thread reports (core's ThreadRecorder interface, matched structurally so the
 // store does not import core) as rollout records.
-import type { ConversationItem, ModelEvent, TokenUsage } from '../protocol/index.js';
+import type { ConversationItem, ModelEvent, ThreadGoal, TokenUsage } from '../protocol/index.js';
 import { eventRecord, modelResponseRecord, responseItemRecord, turnContextRecord } from './rollout-records.js';
 import type { RolloutWriter } from './rollout-writer.js';
 import type { WorktreeRecord } from './rollout-types.js';
@@ -125,6 +125,16 @@ export class RolloutRecorder {
     this.writer.append(eventRecord(WORKTREE_EVENT, { worktree: state }));
   }
 
+  /** The goal changed (Codex's thread_goal_updated event); resume and fork rebuild it from these. */
+  goalUpdated(goal: ThreadGoal, turnId: string | null): void {
+    this.writer.append(eventRecord(GOAL_UPDATED_EVENT, { thread_id: goal.thread_id, turn_id: turnId, goal }));
+  }
+
+  /** The goal was removed: rig's own event, since Codex keeps goals in a database and not in the rollout. */
+  goalCleared(): void {
+    this.writer.append(eventRecord(GOAL_CLEARED_EVENT, {}));
+  }
+
   flush(): void {
     if (this.options.durable) this.writer.flush();
     this.options.onFlush?.();
@@ -137,6 +147,9 @@ export class RolloutRecorder {
 
 /** The event_msg a thread's move into or out of a worktree is recorded with. */
 export const WORKTREE_EVENT = 'worktree_changed';
+/** The event_msg types a thread's goal is recorded with. */
+export const GOAL_UPDATED_EVENT = 'thread_goal_updated';
+export const GOAL_CLEARED_EVENT = 'thread_goal_cleared';
 
 /** The event_msg a thread's name is recorded with. */
 export const THREAD_NAME_EVENT = 'thread_name_updated';

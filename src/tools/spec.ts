@@ -15,6 +15,7 @@ import type {
 } from '../protocol/index.js';
 import type { AgentsCapability } from './agents/capability.js';
 import type { TimersCapability } from './timers/capability.js';
+import type { GoalCapability } from './goals/capability.js';
 import type { FileChange } from '../checkpoints/index.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WebFetchResult, SearchResult } from '../web/index.js';
@@ -138,6 +139,8 @@ export interface ToolCapabilities {
   worktree?: WorktreeCapability;
   /** The thread's scheduled prompts (cron jobs, wake-ups); absent where the session cannot keep timers. */
   timers?: TimersCapability;
+  /** The thread's goal (the goal tools); absent outside a thread. */
+  goals?: GoalCapability;
 }
 
 export interface FetchRequest {

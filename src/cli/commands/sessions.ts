@@ -1,4 +1,4 @@
-// rig sessions [list] [--all] [--cwd DIR] [--archived] [--json] | rig sessions archive|unarchive|delete ID | rig sessions reindex
+// rig sessions [list] [--all] [--cwd DIR] [--archived] [--json] | rig sessions show ID [--json] | rig sessions archive|unarchive|delete ID | rig sessions reindex
 import type { Command } from 'commander';
 import { mergedOptions } from '../options.js';
 
@@ -26,6 +26,17 @@ export function registerSessions(program: Command): void {
       // `rig --json sessions` works too.
       const flags = mergedOptions<{ all?: boolean; cwd?: string; archived?: boolean; json?: boolean; limit?: number }>(command);
       process.exitCode = await runSessionsList(flags);
+    });
+
+  sessions
+    .command('show')
+    .description('describe one thread: where and with what it ran, its turns, and its goal')
+    .argument('<id>', 'thread id or unique prefix')
+    .option('--json', 'print the thread as a JSON object')
+    .action(async (id: string, _flags: unknown, command: Command) => {
+      const { runSessionsShow } = await import('../../frontends/sessions/show.js');
+      const flags = mergedOptions<{ json?: boolean }>(command);
+      process.exitCode = await runSessionsShow({ id, ...(flags.json ? { json: true } : {}) });
     });
 
   // The thread verbs also live under `rig sessions`, where users look for them first.

@@ -4,6 +4,7 @@
 // approvals are open, the client's ids for its messages.
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import type { ApprovalAnswer, ApprovalDecision, ApprovalRequest, EventEnvelope, ThreadItem as RigItem, TodoEntry, TokenUsage } from '../../protocol/index.js';
+import { goalToWire } from '../../protocol/index.js';
 import type { NotificationParams, RequestId, ServerNotificationMethod, ServerRequestMethod, ThreadStatus } from '../../protocol/app-server/index.js';
 import { toProtocolItem, turnError } from './items.js';
 import { liveTurn } from './thread-view.js';
@@ -145,6 +146,12 @@ export class EventBridge {
           threadId,
           turnId,
         });
+        return;
+      case 'thread.goal_updated':
+        this.out.notify('thread/goal/updated', { threadId, turnId: envelope.turn_id, goal: goalToWire(event.goal) });
+        return;
+      case 'thread.goal_cleared':
+        this.out.notify('thread/goal/cleared', { threadId });
         return;
       case 'usage.updated':
         this.out.notify('thread/tokenUsage/updated', {

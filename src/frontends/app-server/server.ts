@@ -17,6 +17,7 @@ import { THREAD_METHODS } from './thread-methods.js';
 import { TURN_METHODS } from './turn-methods.js';
 import { INFO_METHODS } from './info-methods.js';
 import { REVIEW_METHODS } from './review-methods.js';
+import { GOAL_METHODS } from './goal-methods.js';
 
 export interface ServerContext {
   engine: Engine;
@@ -38,7 +39,7 @@ export interface ServerContext {
 
 export type MethodHandler = (params: never, context: ServerContext) => Promise<unknown> | unknown;
 
-const HANDLERS: Record<string, MethodHandler> = { ...THREAD_METHODS, ...TURN_METHODS, ...INFO_METHODS, ...REVIEW_METHODS };
+const HANDLERS: Record<string, MethodHandler> = { ...THREAD_METHODS, ...TURN_METHODS, ...INFO_METHODS, ...REVIEW_METHODS, ...GOAL_METHODS };
 
 export interface AppServerOptions {
   engine: Engine;

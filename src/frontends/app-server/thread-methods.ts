@@ -4,6 +4,7 @@ import { openThreadCatalog } from '../../core/catalog.js';
 import type { ThreadSummary } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import { setThreadName } from '../../core/thread-names.js';
+import { goalToWire } from '../../protocol/index.js';
 import { ERROR_CODES, type ParamsOf, type ResultOf, type Thread } from '../../protocol/app-server/index.js';
 import { RpcError } from './connection.js';
 import { threadRequest } from './params.js';
@@ -87,6 +88,9 @@ export const THREAD_METHODS: Record<string, MethodHandler> = {
     const handle = await attempt(() => context.engine.resumeThread(params.threadId, threadRequest(params, context)));
     const turns = await attempt(() => storedTurns(context, handle.id, handle.settings.cwd));
     await noteStored(context, handle, turns);
+    // As Codex does, a resumed thread's goal is announced (after this response, before any turn).
+    const goal = handle.goals.current();
+    if (goal) context.notify('thread/goal/updated', { threadId: handle.id, turnId: null, goal: goalToWire(goal) });
     return {
       ...loadResult(handle, context.threadOf(handle, params.excludeTurns ? [] : turns)),
       collaborationMode: null,

@@ -21,6 +21,7 @@ export const ENGINE_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'rewind', description: 'go back to before a turn: its files, the conversation, or both (choose from a list)', args: '[turn files|conversation|both]' },
   { name: 'mcp', description: "the thread's MCP servers: status, errors and tools" },
   { name: 'rename', description: 'name the thread', args: '<name>' },
+  { name: 'goal', description: "the thread's goal: show it, set a new one (and start on it), pause, resume or clear it", args: '[objective|pause|resume|clear]' },
   { name: 'init', description: 'have the model write an AGENTS.md for this project' },
   {
     name: 'review',
@@ -120,6 +121,8 @@ export async function runEngineCommand(port: EnginePort, name: string, args: str
       if (args === '') return { error: 'give the thread a name: /rename NAME' };
       handle.setName(args);
       return { text: `thread named **${handle.name}**` };
+    case 'goal':
+      return (await import('./goal-command.js')).runGoalCommand(port, args);
     case 'init':
       if (handle.isRunning) return { error: 'a turn is running: wait for it (or press Esc) before /init' };
       return { send: { text: INIT_PROMPT } };

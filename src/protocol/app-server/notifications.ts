@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { RequestId, named, notification } from './common.js';
 import { CommandAction, ThreadItem } from './items.js';
-import { Thread, ThreadStatus, ThreadTokenUsage, Turn, TurnError } from './thread.js';
+import { Thread, ThreadGoal, ThreadStatus, ThreadTokenUsage, Turn, TurnError } from './thread.js';
 
 const threadRef = { threadId: z.string() };
 const itemRef = { threadId: z.string(), turnId: z.string(), itemId: z.string() };
@@ -19,6 +19,8 @@ export const SERVER_NOTIFICATIONS = {
   'thread/unarchived': notification('ThreadUnarchivedNotification', z.object(threadRef)),
   'thread/closed': notification('ThreadClosedNotification', z.object(threadRef)),
   'thread/name/updated': notification('ThreadNameUpdatedNotification', z.object({ ...threadRef, threadName: z.string().optional() })),
+  'thread/goal/updated': notification('ThreadGoalUpdatedNotification', z.object({ ...threadRef, turnId: z.string().nullable(), goal: ThreadGoal })),
+  'thread/goal/cleared': notification('ThreadGoalClearedNotification', z.object(threadRef)),
   'thread/tokenUsage/updated': notification(
     'ThreadTokenUsageUpdatedNotification',
     z.object({ ...threadRef, turnId: z.string(), tokenUsage: ThreadTokenUsage }),

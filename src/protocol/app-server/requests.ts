@@ -14,6 +14,8 @@ import {
   SandboxMode,
   SandboxPolicy,
   Thread,
+  ThreadGoal,
+  ThreadGoalStatus,
   Turn,
 } from './thread.js';
 
@@ -94,6 +96,22 @@ const threadArchive = method('ThreadArchive', threadId, EmptyResult());
 const threadUnarchive = method('ThreadUnarchive', threadId, z.object({ thread: Thread }));
 const threadSetName = method('ThreadSetName', z.looseObject({ threadId: z.string(), name: z.string() }), EmptyResult());
 const threadCompactStart = method('ThreadCompactStart', threadId, EmptyResult());
+
+/** Explicit user actions vs. automatic lifecycle changes (only the former are announced to the model). */
+const ThreadGoalMutationOrigin = named('ThreadGoalMutationOrigin', z.enum(['user', 'automatic']));
+const threadGoalSet = method(
+  'ThreadGoalSet',
+  z.looseObject({
+    threadId: z.string(),
+    origin: ThreadGoalMutationOrigin.nullable().optional(),
+    objective: z.string().nullable().optional(),
+    status: ThreadGoalStatus.nullable().optional(),
+    tokenBudget: z.number().int().nullable().optional(),
+  }),
+  z.object({ goal: ThreadGoal }),
+);
+const threadGoalGet = method('ThreadGoalGet', threadId, z.object({ goal: ThreadGoal.nullable() }));
+const threadGoalClear = method('ThreadGoalClear', z.looseObject({ threadId: z.string(), origin: ThreadGoalMutationOrigin.nullable().optional() }), z.object({ cleared: z.boolean() }));
 
 const turnStart = method(
   'TurnStart',
@@ -236,6 +254,9 @@ export const CLIENT_REQUESTS = {
   'thread/unarchive': threadUnarchive,
   'thread/name/set': threadSetName,
   'thread/compact/start': threadCompactStart,
+  'thread/goal/set': threadGoalSet,
+  'thread/goal/get': threadGoalGet,
+  'thread/goal/clear': threadGoalClear,
   'turn/start': turnStart,
   'turn/steer': turnSteer,
   'turn/interrupt': turnInterrupt,

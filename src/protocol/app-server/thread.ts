@@ -149,3 +149,19 @@ export const ThreadTokenUsage = named(
   'ThreadTokenUsage',
   z.object({ total: TokenUsageBreakdown, last: TokenUsageBreakdown, modelContextWindow: z.number().int().nullable() }),
 );
+
+/** A thread's goal (thread/goal/*, thread/goal/updated). */
+export const ThreadGoalStatus = named('ThreadGoalStatus', z.enum(['active', 'paused', 'blocked', 'usageLimited', 'budgetLimited', 'complete']));
+export const ThreadGoal = named(
+  'ThreadGoal',
+  z.object({
+    threadId: z.string(),
+    objective: z.string(),
+    status: ThreadGoalStatus,
+    tokenBudget: z.number().int().nullable(),
+    tokensUsed: z.number().int(),
+    timeUsedSeconds: z.number().int(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+  }),
+);

@@ -31,6 +31,7 @@ import { createWebFetchTool } from './web-fetch.js';
 import { createNotebookEditTool } from './notebook.js';
 import { createWebSearchTool } from './web-search.js';
 import { createEnterWorktreeTool, createExitWorktreeTool } from '../worktree/tools.js';
+import { goalCapabilities } from '../goals/tools.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -69,6 +70,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['web.search', createWebSearchTool],
     ['worktree.enter', createEnterWorktreeTool],
     ['worktree.exit', createExitWorktreeTool],
+    ...goalCapabilities(),
   ]);
 }
 
