@@ -85,6 +85,8 @@ export interface RuntimeContext {
   resources: ThreadResources;
   /** The engine's client for a provider (cached per provider; tests inject their own). */
   client(provider: ProviderInfo, settings: ThreadSettings): Promise<ModelClient>;
+  /** A sub-agent's thread: it cannot put questions to the person (Codex drops the tool for children). */
+  subagent?: boolean;
 }
 
 export interface BuiltRuntime {
@@ -102,8 +104,9 @@ export interface BuiltRuntime {
 }
 
 /** Capabilities this thread cannot serve, with why: their tools are left out of its requests. */
-function unavailableCapabilities(webSearch: ResolvedWebSearch): Map<string, string> {
+function unavailableCapabilities(webSearch: ResolvedWebSearch, subagent: boolean): Map<string, string> {
   const missing = new Map<string, string>();
+  if (subagent) missing.set('user.ask', 'a sub-agent cannot ask the person questions: it works from its task, and its parent asks');
   if (!webSearch.backend) {
     // (A Codex-like profile on the Responses wire uses the provider's search instead: setupHarness.)
     missing.set(
@@ -139,7 +142,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
   const harness = setupHarness({
     agentTools: agents.enabled ? (agents.v2 ? 'v2' : 'v1') : 'none',
     ...(settings.planMode ? { planMode: true } : {}),
-    unavailableCapabilities: unavailableCapabilities(webSearch),
+    unavailableCapabilities: unavailableCapabilities(webSearch, context.subagent === true),
     ...(webSearch.mode !== 'disabled' ? { hostedWebSearch: webSearch.mode } : {}),
     config,
     provider,

@@ -10,3 +10,4 @@ export * from './file-change.js';
 export * from './settings.js';
 export * from './mcp.js';
 export * from './hooks.js';
+export * from './user-input.js';

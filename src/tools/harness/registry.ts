@@ -29,6 +29,7 @@ import { createSkillTool } from './skill.js';
 import { createWebFetchTool } from './web-fetch.js';
 import { createNotebookEditTool } from './notebook.js';
 import { createWebSearchTool } from './web-search.js';
+import { createAskUserTool } from './ask-user/index.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -64,6 +65,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['skill.load', createSkillTool],
     ['web.fetch', createWebFetchTool],
     ['web.search', createWebSearchTool],
+    ['user.ask', createAskUserTool],
   ]);
 }
 
