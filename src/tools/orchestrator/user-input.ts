@@ -12,7 +12,7 @@ export interface UserInputQuestionRequest {
 
 export type UserInputOutcome =
   | { kind: 'answered'; answers: UserInputAnswers }
-  /** The person closed the question without answering; `note` is what they said instead, if anything. */
+  /** The person closed the questions without answering; with `note`, the front end could not show them and says why. */
   | { kind: 'declined'; note?: string }
   /** Nobody can answer in this session (a non-interactive run). */
   | { kind: 'nobody' }

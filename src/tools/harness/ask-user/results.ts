@@ -79,8 +79,12 @@ export function unansweredResult(style: AskStyle, tool: string, outcome: Exclude
     return style === 'kimi' ? { output: pythonJson({ answers: {}, note: NOBODY_TO_ASK }), success: false } : { output: NOBODY_TO_ASK, success: false };
   }
   if (outcome.kind === 'cancelled') return { output: `${tool} was cancelled before the user answered (the turn was interrupted).`, success: false };
-  const said = outcome.note ? ` They said: ${outcome.note}` : '';
-  if (style === 'kimi') return { output: pythonJson({ answers: {}, note: `The user dismissed the questions without answering.${said}` }), success: true };
-  if (style === 'deepseek') return { output: `User input cancelled: the user closed the questions without answering.${said}`, success: false };
-  return { output: `The user declined to answer these questions.${said} Do not ask them again; continue on your own best judgement or ask in plain text.`, success: false };
+  // A note means the front end could not show the questions (and says why); without one the person declined.
+  if (outcome.note) {
+    const why = `The questions were not shown to the user: ${outcome.note}`;
+    return style === 'kimi' ? { output: pythonJson({ answers: {}, note: why }), success: false } : { output: why, success: false };
+  }
+  if (style === 'kimi') return { output: pythonJson({ answers: {}, note: 'The user dismissed the questions without answering.' }), success: true };
+  if (style === 'deepseek') return { output: 'User input cancelled: the user closed the questions without answering.', success: false };
+  return { output: 'The user declined to answer these questions. Do not ask them again; continue on your own best judgement or ask in plain text.', success: false };
 }
