@@ -346,7 +346,7 @@ export class Engine {
       clientInfo: { name: 'rig', version: rigVersion() },
     });
     const rebuild = (next: ThreadSettings) =>
-      buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s), ...noTimers(request) }, next).then((b) => this.agents.attach(threadId, b, config, request, this.home));
+      buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s), subagent: request.agent !== undefined, ...noTimers(request) }, next).then((b) => this.agents.attach(threadId, b, config, request, this.home));
     let built: BuiltRuntime;
     try {
       built = await rebuild(settings);

@@ -96,6 +96,8 @@ export interface RuntimeContext {
   client(provider: ProviderInfo, settings: ThreadSettings): Promise<ModelClient>;
   /** Why this thread cannot keep timers (its front end ends with the turn, a sub-agent), if so. */
   noTimers?: string;
+  /** A sub-agent's thread: it cannot put questions to the person (Codex drops the tool for children). */
+  subagent?: boolean;
 }
 
 export interface BuiltRuntime {
@@ -113,8 +115,9 @@ export interface BuiltRuntime {
 }
 
 /** Capabilities this thread cannot serve, with why: their tools are left out of its requests. */
-function unavailableCapabilities(webSearch: ResolvedWebSearch, sideSearch: SideSearch | undefined, noTimers: string | undefined): Map<string, string> {
+function unavailableCapabilities(webSearch: ResolvedWebSearch, sideSearch: SideSearch | undefined, noTimers: string | undefined, subagent: boolean): Map<string, string> {
   const missing = timersUnavailable(noTimers);
+  if (subagent) missing.set('user.ask', 'a sub-agent cannot ask the person questions: it works from its task, and its parent asks');
   if (!webSearch.backend && !sideSearch) {
     // (A Codex-like profile on the Responses wire uses the provider's search instead: setupHarness.)
     missing.set(
@@ -164,6 +167,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
       webSearch,
       sideSearch,
       context.noTimers ?? (config.timers?.enabled === false ? 'scheduled prompts are off: [timers] enabled = false in config.toml' : undefined),
+      context.subagent === true,
     ),
     ...(webSearch.mode !== 'disabled' ? { hostedWebSearch: webSearch.mode, hostedSearchSettings: webSearch.hosted } : {}),
     config,

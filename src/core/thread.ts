@@ -178,10 +178,7 @@ export class Thread {
   async interrupt(): Promise<void> {
     const active = this.activeTurn;
     this.turnController?.abort();
-    for (const [id, resolve] of this.approvals) {
-      this.approvals.delete(id);
-      resolve({ decision: 'abort' });
-    }
+    this.dropApprovals();
     if (active) await active.done;
   }
 
@@ -327,10 +324,7 @@ export class Thread {
     turn.finishPlan();
     this.goals.turnEnded(result.status);
     // Approvals still open belong to this turn and can no longer be answered.
-    for (const [id, resolve] of this.approvals) {
-      this.approvals.delete(id);
-      resolve({ decision: 'abort' });
-    }
+    this.dropApprovals();
     if (result.status === 'completed') {
       this.emit({ type: 'turn.completed', usage: this.usage });
     } else if (result.status === 'failed') {
@@ -456,6 +450,15 @@ export class Thread {
     const content: ContentPart[] = [{ type: 'input_text', text: input.text }];
     for (const path of input.images ?? []) content.push(loadImagePart(path));
     return { type: 'message', role: 'user', content };
+  }
+
+  /** Open approvals (and questions) resolve as aborted; front ends hear that they are gone. */
+  private dropApprovals(): void {
+    for (const [id, resolve] of this.approvals) {
+      this.approvals.delete(id);
+      this.emit({ type: 'approval.resolved', request_id: id, decision: 'abort' });
+      resolve({ decision: 'abort' });
+    }
   }
 
   /** @internal used by TurnState */

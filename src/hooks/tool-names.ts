@@ -50,6 +50,7 @@ const FAMILIES: readonly Family[] = [
   { canonical: 'Agent', names: ['Agent', 'Task', 'task', 'agent', 'spawn_agent'], capabilities: ['agent.spawn', 'native.spawn_agent'] },
   { canonical: 'TodoWrite', names: ['TodoWrite', 'todowrite', 'SetTodoList', 'TodoList', 'update_plan'], capabilities: ['plan.todo', 'native.update_plan'] },
   { canonical: 'Skill', names: ['Skill', 'skill', 'load_skill'], capabilities: ['skill.load'] },
+  { canonical: 'AskUserQuestion', names: ['AskUserQuestion', 'request_user_input'], capabilities: ['user.ask'] },
 ];
 
 /** Codex's own tools keep Codex's stdin names (hook_names.rs). */

@@ -1,6 +1,7 @@
 // Approvals are asked as an event and answered through the engine (ThreadHandle.answerApproval).
 // Each request is typed by the runtime that wants to act and carries what a person needs to decide.
 import type { McpElicitationApprovalRequest, McpToolCallApprovalRequest } from './mcp.js';
+import type { UserInputApprovalRequest } from './user-input.js';
 
 export type ApprovalPolicyName = 'untrusted' | 'on-request' | 'on-failure' | 'granular' | 'never';
 
@@ -74,7 +75,13 @@ export interface NetworkApprovalRequest {
   agent_thread_id?: string;
 }
 
-export type ApprovalRequest = ExecApprovalRequest | FileChangeApprovalRequest | NetworkApprovalRequest | McpToolCallApprovalRequest | McpElicitationApprovalRequest;
+export type ApprovalRequest =
+  | ExecApprovalRequest
+  | FileChangeApprovalRequest
+  | NetworkApprovalRequest
+  | McpToolCallApprovalRequest
+  | McpElicitationApprovalRequest
+  | UserInputApprovalRequest;
 
 /**
  * approve once; approve this exact command prefix (or tool) for the session; approve and do not ask
@@ -91,6 +98,6 @@ export interface ApprovalAnswer {
    * marked as the user's words, so it follows them rather than trying the refused action again.
    */
   feedback?: string;
-  /** With `approve` of an mcp_elicitation: the answers to the server's form. */
+  /** With `approve` of an mcp_elicitation: the answers to the server's form; of a user_input: UserInputAnswers. */
   content?: Record<string, unknown>;
 }

@@ -11,3 +11,4 @@ export * from './settings.js';
 export * from './mcp.js';
 export * from './hooks.js';
 export * from './goals.js';
+export * from './user-input.js';

@@ -1,5 +1,6 @@
 // Thread items: what happened in a thread, in the shape of Codex's `exec --json` items
 // (reference/exec-and-protocol.md A.2), so Codex SDK clients read them unchanged.
+import type { UserInputItem } from './user-input.js';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'failed' | 'declined';
 
@@ -167,6 +168,7 @@ export type ThreadItem =
   | ContextCompactionItem
   | ToolCallItem
   | CollabAgentToolCallItem
+  | UserInputItem
   | ErrorThreadItem;
 
 export type ThreadItemType = ThreadItem['type'];

@@ -20,6 +20,7 @@ import type { FileChange } from '../checkpoints/index.js';
 import type { SkillMetadata } from '../skills/index.js';
 import type { WebFetchResult, SearchResult } from '../web/index.js';
 import type { WorktreeCapability } from './worktree/capability.js';
+import type { UserInputOutcome, UserInputQuestionRequest } from './orchestrator/user-input.js';
 
 export interface ToolResult {
   output: ToolOutput;
@@ -133,6 +134,11 @@ export interface ToolCapabilities {
   readSession?(sessionId: number, options: { waitMs: number; until?: RegExp }): Promise<ExecOutcome>;
   /** Kill one unified-exec session (a background job) with its process group; false when unknown. */
   closeSession?(sessionId: number): Promise<boolean>;
+  /**
+   * Put the model's questions to the person and wait for the answers; the outcome says when nobody
+   * can answer. Absent where the engine offers no front end at all.
+   */
+  askUser?(request: UserInputQuestionRequest): Promise<UserInputOutcome>;
   /** The skills of this thread, in the order the model saw them listed. */
   skills?(): readonly SkillMetadata[];
   /** Git worktree sessions of this thread (EnterWorktree / ExitWorktree); absent where the engine offers none. */

@@ -29,7 +29,7 @@ test('rig harness list: every built-in profile loads with 0 unbound tools; omitt
   }
   // Codex's tool set (issue 11 item 5): what rig cannot run yet is declared and left out, by name.
   const native = entries.find((e) => e.id === 'native')!;
-  expect(native.omitted!.map((tool) => tool.name)).toEqual(['request_user_input', 'tool_search']);
+  expect(native.omitted!.map((tool) => tool.name)).toEqual(['tool_search']);
   // Web search is bound; a session without a [web_search] backend leaves it out (test/web/search-tool.test.ts).
   expect(native.tools!.map((tool) => tool.name)).toContain('web_search');
   const deepseek = entries.find((e) => e.id === 'deepseek-tui')!;

@@ -306,7 +306,8 @@ export class AgentsService {
     const labelled = { ...rest, agent_path: request.agent_path ?? node.path, agent_thread_id: request.agent_thread_id ?? node.threadId };
     void parent.askOnBehalf(labelled).then((answer) => {
       try {
-        child.answerApproval(id, answer.decision, answer.feedback ? { feedback: answer.feedback } : {});
+        // The content goes too: the answers to a child's MCP server form.
+        child.answerApproval(id, answer.decision, { ...(answer.feedback ? { feedback: answer.feedback } : {}), ...(answer.content ? { content: answer.content } : {}) });
       } catch {
         // The child's turn ended meanwhile; nothing waits for the answer any more.
       }

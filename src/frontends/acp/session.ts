@@ -5,8 +5,9 @@
 import type { PermissionOption, RequestPermissionRequest, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { HistoryTurn } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
-import type { ApprovalDecision, ApprovalRequest, EventEnvelope, McpElicitationApprovalRequest, ThreadItem, TodoEntry } from '../../protocol/index.js';
+import type { ApprovalDecision, ApprovalRequest, EventEnvelope, McpElicitationApprovalRequest, ThreadItem, TodoEntry, UserInputApprovalRequest } from '../../protocol/index.js';
 import { ELICITATION_OPTIONS, planElicitation } from './elicitation.js';
+import { planUserInput } from './user-input.js';
 import { changeDiff, isToolItem, pendingToolCall, toolCallEnd, toolCallStart } from './tool-calls.js';
 
 export interface SessionOutput {
@@ -132,6 +133,7 @@ export class AcpSession {
 
   private ask(request: ApprovalRequest): void {
     if (request.kind === 'mcp_elicitation') return this.elicit(request);
+    if (request.kind === 'user_input') return this.askQuestion(request);
     const toolCall = pendingToolCall(request, this.cwd);
     if (request.kind === 'file_change') this.diffs.set(request.item_id, toolCall.content ?? []);
     if (!this.announced.has(toolCall.toolCallId)) {
@@ -157,6 +159,21 @@ export class AcpSession {
       .then(() => this.out.askPermission(this.id, { toolCall: plan.toolCall, options: ELICITATION_OPTIONS }))
       .then(
         (chosen) => (chosen === 'accept' ? this.answer(request.id, 'approve', { content: plan.accept }) : this.answer(request.id, chosen === undefined ? 'abort' : 'deny')),
+        () => this.answer(request.id, 'abort'),
+      );
+  }
+
+  /** The model's question as a permission request whose options are its choices (user-input.ts). */
+  private askQuestion(request: UserInputApprovalRequest): void {
+    const plan = planUserInput(request);
+    if (!plan.ask) return this.answer(request.id, plan.answer.decision, plan.answer.feedback !== undefined ? { feedback: plan.answer.feedback } : {});
+    void this.queue
+      .then(() => this.out.askPermission(this.id, { toolCall: plan.toolCall, options: plan.options }))
+      .then(
+        (chosen) => {
+          const answer = plan.answer(chosen);
+          this.answer(request.id, answer.decision, answer.content ? { content: answer.content } : {});
+        },
         () => this.answer(request.id, 'abort'),
       );
   }

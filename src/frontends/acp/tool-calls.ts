@@ -141,7 +141,7 @@ export function toolCallEnd(item: ToolItem, cwd: string, diffs: ToolCallContent[
 }
 
 /** The tool call a permission request is about, as the item it will become. */
-export function pendingToolCall(request: ApprovalRequest, cwd: string): ToolCall {
+export function pendingToolCall(request: Exclude<ApprovalRequest, { kind: 'user_input' }>, cwd: string): ToolCall {
   if (request.kind === 'exec') {
     return { toolCallId: request.item_id, title: request.command_text, kind: 'execute', status: 'pending', rawInput: { command: request.command, cwd: request.cwd }, locations: [], content: [] };
   }

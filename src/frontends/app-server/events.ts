@@ -9,6 +9,7 @@ import type { NotificationParams, RequestId, ServerNotificationMethod, ServerReq
 import { toProtocolItem, turnError } from './items.js';
 import { liveTurn } from './thread-view.js';
 import { elicitationRequest, mcpToolCallRequest, networkRequest } from './mcp-approvals.js';
+import { userInputRequest } from './user-input.js';
 
 export interface BridgeOutput {
   notify<M extends ServerNotificationMethod>(method: M, params: NotificationParams<M>): void;
@@ -227,9 +228,11 @@ export class EventBridge {
   }
 
   private askClient(threadId: string, turnId: string, request: ApprovalRequest, now: number, cwd: string): void {
-    if (request.kind === 'mcp_tool_call' || request.kind === 'mcp_elicitation' || request.kind === 'network') {
+    if (request.kind === 'mcp_tool_call' || request.kind === 'mcp_elicitation' || request.kind === 'network' || request.kind === 'user_input') {
       const asked =
-        request.kind === 'mcp_tool_call'
+        request.kind === 'user_input'
+          ? userInputRequest(request, threadId, turnId)
+          : request.kind === 'mcp_tool_call'
           ? mcpToolCallRequest(request, threadId, turnId)
           : request.kind === 'mcp_elicitation'
             ? elicitationRequest(request, threadId, turnId)
@@ -313,7 +316,7 @@ function startedForm(item: RigItem): RigItem {
   }
 }
 
-function pendingItem(request: Exclude<ApprovalRequest, { kind: 'mcp_tool_call' | 'mcp_elicitation' | 'network' }>): RigItem {
+function pendingItem(request: Exclude<ApprovalRequest, { kind: 'mcp_tool_call' | 'mcp_elicitation' | 'network' | 'user_input' }>): RigItem {
   if (request.kind === 'exec') {
     return { id: request.item_id, type: 'command_execution', command: request.command_text, aggregated_output: '', exit_code: null, status: 'in_progress' };
   }

@@ -90,6 +90,8 @@ export function toProtocolItem(item: RigItem, context: ItemContext): ThreadItem 
       return { type: 'contextCompaction', id: item.id };
     case 'todo_list':
     case 'error':
+    // Codex has no item for a question: its item/tool/requestUserInput request is the whole of it.
+    case 'user_input':
       return undefined;
   }
 }

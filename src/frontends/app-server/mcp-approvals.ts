@@ -7,7 +7,7 @@
 import type { ApprovalAnswer, McpElicitationApprovalRequest, McpToolCallApprovalRequest, NetworkApprovalRequest } from '../../protocol/index.js';
 
 export interface AskedRequest {
-  method: 'mcpServer/elicitation/request' | 'item/permissions/requestApproval';
+  method: 'mcpServer/elicitation/request' | 'item/permissions/requestApproval' | 'item/tool/requestUserInput';
   params: Record<string, unknown>;
   /** The client's answer as the engine's. */
   answer(result: unknown): ApprovalAnswer;

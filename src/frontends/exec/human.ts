@@ -8,6 +8,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { FileToolItem, ThreadEvent, ThreadItem, TokenUsage } from '../../protocol/index.js';
 import { kindLetter, renderDiff, shellQuote } from '../approval-format.js';
+import { describeUserInputItem } from '../user-input-format.js';
 
 export interface HumanRendererOptions {
   stdout: (text: string) => void;
@@ -152,6 +153,8 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
         return phase === 'completed' && item.status === 'failed' ? dim(`  failed: ${item.error?.message ?? 'no reason given'}`) : undefined;
       case 'web_search':
         return phase === 'started' ? `${bold('search')} ${item.query}` : undefined;
+      case 'user_input':
+        return phase === 'completed' ? describeUserInputItem(item) : undefined;
       case 'reasoning':
         return phase === 'completed' && item.text.trim() !== '' ? dim(`thinking: ${item.text.trim()}`) : undefined;
       case 'collab_agent_tool_call': {
@@ -226,7 +229,9 @@ export function createHumanRenderer(options: HumanRendererOptions): (event: Thre
                 ? request.url
                 : request.kind === 'mcp_tool_call'
                   ? `${bold('mcp')} ${request.server}.${request.tool}`
-                  : `${request.server} asks: ${request.message}`;
+                  : request.kind === 'user_input'
+                    ? `${request.tool} asks: ${request.questions.map((q) => q.question).join(' / ')}`
+                    : `${request.server} asks: ${request.message}`;
         const reason = 'reason' in request ? request.reason : undefined;
         options.stderr(`approval needed: ${what}${reason ? ` (${reason})` : ''}\n`);
         return;

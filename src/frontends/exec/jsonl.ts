@@ -15,7 +15,7 @@ const CODEX_ITEM_TYPES: ReadonlySet<ThreadItemType> = new Set<ThreadItemType>([
   'error',
 ]);
 
-/** The MCP server name under which harness file reads and searches appear. */
+/** The MCP server name under which harness file reads and searches, and questions to the person, appear. */
 export const FILE_TOOL_SERVER = 'rig';
 
 /**
@@ -34,6 +34,18 @@ export function codexItem(item: ThreadItem): ThreadItem | undefined {
       result: item.status === 'completed' ? { content: [{ type: 'text', text: item.summary }], structured_content: null } : null,
       error: item.error,
       status: item.status,
+    };
+  }
+  if (item.type === 'user_input') {
+    return {
+      id: item.id,
+      type: 'mcp_tool_call',
+      server: FILE_TOOL_SERVER,
+      tool: item.tool,
+      arguments: { questions: item.questions },
+      result: item.status === 'completed' ? { content: [{ type: 'text', text: JSON.stringify(item.answers) }], structured_content: item.answers } : null,
+      error: item.error,
+      status: item.status === 'in_progress' ? 'in_progress' : item.status === 'completed' ? 'completed' : 'failed',
     };
   }
   if (!CODEX_ITEM_TYPES.has(item.type)) return undefined;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Engine } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
-import type { ApprovalAnswer, ApprovalDecision, ApprovalRequest, EventEnvelope, ThreadEvent } from '../../protocol/index.js';
+import { answerFromStrings, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type EventEnvelope, type ThreadEvent } from '../../protocol/index.js';
 import { describeApproval } from '../approval-format.js';
 import { parseReplyCall, parseRigCall, RIG_TOOL, TOOL_ALIASES, TOOL_DEFINITIONS, ToolInputError } from './tools.js';
 
@@ -201,6 +201,18 @@ async function askThroughElicitation(server: unknown, request: ApprovalRequest, 
     if (answer.action === 'accept') return { decision: 'approve', ...(answer.content ? { content: answer.content } : {}) };
     return { decision: answer.action === 'decline' ? 'deny' : 'abort' };
   }
+  if (request.kind === 'user_input') {
+    // The model's questions become one form field each; a typed value that is no choice's label is the person's own answer.
+    const answer = await eliciting.elicitInput({ message: `${request.tool}: the agent asks`, requestedSchema: userInputForm(request) }, options);
+    if (answer.action !== 'accept') return { decision: answer.action === 'decline' ? 'deny' : 'abort' };
+    const answers: Record<string, unknown> = {};
+    for (const question of request.questions) {
+      const value = answer.content?.[question.id];
+      if (typeof value !== 'string' || value.trim() === '') continue;
+      answers[question.id] = answerFromStrings(question, question.multi_select ? value.split(',').map((part) => part.trim()) : [value]);
+    }
+    return { decision: 'approve', content: answers };
+  }
   const answer = await eliciting.elicitInput(
     {
       message: describeApproval(approvalView(request), { color: false }),
@@ -222,7 +234,17 @@ async function askThroughElicitation(server: unknown, request: ApprovalRequest, 
   return { decision, ...(decision === 'deny' && feedback ? { feedback } : {}) };
 }
 
-function approvalView(request: Exclude<ApprovalRequest, { kind: 'mcp_elicitation' }>): Parameters<typeof describeApproval>[0] {
+function userInputForm(request: Extract<ApprovalRequest, { kind: 'user_input' }>): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const question of request.questions) {
+    const labels = question.options.map((option) => option.label);
+    const how = `${question.multi_select ? 'one or more of (comma-separated)' : 'one of'}: ${labels.join(', ')}${question.allow_other ? ', or your own answer' : ''}`;
+    properties[question.id] = { type: 'string', title: question.question, description: how };
+  }
+  return { type: 'object', properties };
+}
+
+function approvalView(request: Exclude<ApprovalRequest, { kind: 'mcp_elicitation' | 'user_input' }>): Parameters<typeof describeApproval>[0] {
   switch (request.kind) {
     case 'exec':
       return {

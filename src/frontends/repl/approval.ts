@@ -7,11 +7,11 @@ import { isAbsolute, relative } from 'node:path';
 import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/index.js';
 import { APPROVAL_CHOICES, FEEDBACK_QUESTION, describeApproval, mcpApprovalChoices, parseApprovalChoice, type ApprovalView } from '../approval-format.js';
 import { askElicitation } from './elicitation.js';
+import { askUserInput } from './user-input.js';
 
 export const APPROVAL_QUESTION = 'y/a/n/s? ';
 
-/** The request as approval-format shows it; paths under `cwd` are shown relative to it. */
-export function approvalView(request: ApprovalRequest, cwd: string): ApprovalView {
+export function approvalView(request: Exclude<ApprovalRequest, { kind: 'user_input' }>, cwd: string): ApprovalView {
   if (request.kind === 'mcp_elicitation') {
     return { kind: 'mcp_elicitation', server: request.server, message: request.message, ...(request.url ? { url: request.url } : {}) };
   }
@@ -81,6 +81,7 @@ export interface ApprovalIo {
 /** Asks until the answer is understood; end of input stops the turn. */
 export async function askApproval(request: ApprovalRequest, io: ApprovalIo): Promise<ApprovalAnswer> {
   if (request.kind === 'mcp_elicitation') return askElicitation(request, io);
+  if (request.kind === 'user_input') return askUserInput(request, io);
   const mcp = request.kind === 'mcp_tool_call' ? { session: request.allow_session, always: request.allow_always } : undefined;
   const choices = mcp ? mcpApprovalChoices(mcp) : APPROVAL_CHOICES;
   io.write(`${describeApproval(approvalView(request, io.cwd), { color: io.color })}\n${choices}\n`);

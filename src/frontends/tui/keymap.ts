@@ -7,6 +7,7 @@ import type { Line } from './text/styled.js';
 import { wrap } from './text/wrap.js';
 import type { ApprovalModal } from './view/approval.js';
 import { theme } from './view/theme.js';
+import { describeUserInputAnswer, readUserInputAnswers } from '../../protocol/index.js';
 
 /** How long a first Ctrl+C (or Esc) waits for its second. */
 export const DOUBLE_PRESS_MS = 2000;
@@ -216,7 +217,9 @@ function answerApproval(app: TuiApp, modal: ApprovalModal, answer: ApprovalAnswe
           ? `${request.server}: ${request.tool}`
           : request.kind === 'network'
             ? request.url
-            : `${request.server}'s question`;
+            : request.kind === 'user_input'
+              ? 'the questions'
+              : `${request.server}'s question`;
   const verdict: Record<ApprovalAnswer['decision'], string> = {
     approve: 'approved once',
     approve_for_session: 'approved for this session',
@@ -230,7 +233,19 @@ function answerApproval(app: TuiApp, modal: ApprovalModal, answer: ApprovalAnswe
     verdict.deny = `declined ${request.server}'s request`;
     verdict.abort = `cancelled ${request.server}'s request`;
   }
-  const shown = request.kind === 'mcp_elicitation' ? (answer.content ? JSON.stringify(answer.content) : request.message) : what;
+  if (request.kind === 'user_input') {
+    verdict.approve = 'answered';
+    verdict.deny = 'declined to answer';
+    verdict.abort = 'cancelled';
+  }
+  const shown =
+    request.kind === 'mcp_elicitation'
+      ? answer.content
+        ? JSON.stringify(answer.content)
+        : request.message
+      : request.kind === 'user_input' && answer.content
+        ? request.questions.map((question) => `${question.question} ${describeUserInputAnswer(readUserInputAnswers(answer.content, [question])[question.id])}`).join('; ')
+        : what;
   state.noteLines((context): Line[] =>
     wrap(
       [

@@ -1,6 +1,7 @@
 // Server-to-client notifications and requests of the app-server protocol that rig sends: the
 // thread, turn and item lifecycle, streaming deltas, token usage, errors, and the approval
-// requests a client answers (commands, file changes, MCP questions and tool calls, network access).
+// requests a client answers (commands, file changes, MCP questions and tool calls, network access,
+// the model's questions to the person).
 import { z } from 'zod';
 import { RequestId, named, notification } from './common.js';
 import { CommandAction, ThreadItem } from './items.js';
@@ -112,6 +113,37 @@ export const SERVER_REQUESTS = {
     result: named(
       'McpServerElicitationRequestResponse',
       z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.unknown().optional(), _meta: z.unknown().optional() }),
+    ),
+  },
+  // The model's questions to the person (request_user_input, AskUserQuestion): answers by question id.
+  'item/tool/requestUserInput': {
+    typeName: 'ToolRequestUserInput',
+    params: named(
+      'ToolRequestUserInputParams',
+      z.object({
+        threadId: z.string(),
+        turnId: z.string(),
+        itemId: z.string(),
+        questions: z.array(
+          named(
+            'ToolRequestUserInputQuestion',
+            z.object({
+              id: z.string(),
+              header: z.string(),
+              question: z.string(),
+              isOther: z.boolean(),
+              isSecret: z.boolean(),
+              options: z.array(named('ToolRequestUserInputOption', z.object({ label: z.string(), description: z.string() }))).nullable(),
+            }),
+          ),
+        ),
+        isBlocking: z.boolean(),
+        autoResolutionMs: z.number().int().nullable(),
+      }),
+    ),
+    result: named(
+      'ToolRequestUserInputResponse',
+      z.looseObject({ answers: z.record(z.string(), named('ToolRequestUserInputAnswer', z.looseObject({ answers: z.array(z.string()) }))) }),
     ),
   },
   // rig asks its own network requests (web_fetch, a search backend) as a grant of network access.

@@ -32,6 +32,7 @@ import { createNotebookEditTool } from './notebook.js';
 import { createWebSearchTool } from './web-search.js';
 import { createEnterWorktreeTool, createExitWorktreeTool } from '../worktree/tools.js';
 import { goalCapabilities } from '../goals/tools.js';
+import { createAskUserTool } from './ask-user/index.js';
 
 /** Every capability implemented here except tool.call, which needs the other bound tools. */
 export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
@@ -71,6 +72,7 @@ export function harnessCapabilities(): Map<string, ToolFactory<ToolSpec>> {
     ['worktree.enter', createEnterWorktreeTool],
     ['worktree.exit', createExitWorktreeTool],
     ...goalCapabilities(),
+    ['user.ask', createAskUserTool],
   ]);
 }
 

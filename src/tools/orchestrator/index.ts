@@ -7,12 +7,14 @@ import { readClientText } from './file-read.js';
 import { fetchUrl, searchWeb } from './network.js';
 import type { OrchestratorOptions } from './options.js';
 import { callMcpTool } from './mcp-call.js';
+import { askUserQuestions } from './user-input.js';
 
 export type { OrchestratorOptions } from './options.js';
 export { USER_DECLINED_EXEC } from './command.js';
 export { USER_DECLINED_PATCH } from './file-change.js';
 export { USER_DECLINED_MCP } from './mcp-call.js';
 export { USER_DECLINED_NETWORK } from './network.js';
+export type { UserInputOutcome, UserInputQuestionRequest } from './user-input.js';
 export { declinedWithFeedback, noApproverMessage } from './pipeline.js';
 
 export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFactory {
@@ -27,6 +29,7 @@ export function createOrchestrator(options: OrchestratorOptions): CapabilitiesFa
     ...(options.webSearch ? { webSearch: (query: string, opts?: { maxResults?: number }) => searchWeb(query, options.webSearch!, opts?.maxResults, options, services) } : {}),
     readSession: (sessionId, read) => readSession(sessionId, read, options, services),
     closeSession: (sessionId) => options.unifiedExec.closeSession(sessionId),
+    askUser: (request) => askUserQuestions(request, services),
   });
 }
 

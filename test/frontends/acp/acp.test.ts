@@ -392,6 +392,38 @@ describe('rig acp', () => {
     expect(afterForm).toMatch(/declined it without asking.*form \(name\)/);
   });
 
+  it('asks a single-choice request_user_input as session/request_permission with its choices as options; several questions are refused with the reason', async () => {
+    const one = { questions: [{ id: 'db', header: 'Storage', question: 'Which database?', options: [{ label: 'SQLite', description: 'one file' }, { label: 'Postgres', description: 'a server' }] }] };
+    const two = { questions: [...one.questions, { id: 'name', header: 'Name', question: 'Its name?', options: [{ label: 'shop', description: '' }, { label: 'store', description: '' }] }] };
+    mock.enqueue(
+      { toolCalls: [{ id: 'call_one', name: 'request_user_input', arguments: one }] },
+      { toolCalls: [{ id: 'call_two', name: 'request_user_input', arguments: two }] },
+      { text: 'asked' },
+    );
+    const before = mock.requests.length;
+    const { result, recorder } = await withAgent(
+      async (agent, recorder) => {
+        recorder.answer = 'choice_1';
+        await agent.request('initialize', { protocolVersion: 1 });
+        const created = await agent.request('session/new', { cwd: repo, mcpServers: [] });
+        return agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'ask me' }] });
+      },
+      ['harness="native"', 'approval_policy="never"', 'sandbox_mode="workspace-write"'],
+    );
+    expect(result.stopReason).toBe('end_turn');
+    expect(recorder.permissions).toHaveLength(1);
+    const asked = recorder.permissions[0]!;
+    expect(asked.toolCall.title).toBe('Storage: Which database?');
+    expect(asked.options.map((o) => [o.optionId, o.name, o.kind])).toEqual([
+      ['choice_0', 'SQLite', 'allow_once'],
+      ['choice_1', 'Postgres', 'allow_once'],
+      ['decline', 'Decline to answer', 'reject_once'],
+    ]);
+    expect(toolResult('responses', mock.requests[before + 1]!.body).text).toBe(JSON.stringify({ answers: { db: { answers: ['Postgres'] } } }));
+    const refused = JSON.stringify(mock.requests[before + 2]!.body);
+    expect(refused).toMatch(/not shown to the user: rig did not show it: this editor can only be asked one single-choice question at a time, and this was 2 questions at once/);
+  });
+
   it('a rejected permission leaves the command unrun', async () => {
     mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: 'touch acp-never.txt' } }] }, { text: 'not allowed' });
     const { result, recorder } = await withAgent(async (agent, recorder) => {

@@ -6,7 +6,7 @@ import type { ApprovalRequest } from '../../../src/protocol/index.js';
 import { approvalView, askApproval } from '../../../src/frontends/repl/approval.js';
 import { describeApproval } from '../../../src/frontends/approval-format.js';
 
-const show = (request: ApprovalRequest, cwd = '/srv/app') => describeApproval(approvalView(request, cwd), { color: false });
+const show = (request: Exclude<ApprovalRequest, { kind: 'user_input' }>, cwd = '/srv/app') => describeApproval(approvalView(request, cwd), { color: false });
 
 test('a command: quoted, its directory, and a rerun outside the sandbox said plainly with what the sandbox blocked', () => {
   expect(

@@ -11,6 +11,7 @@ import { renderDiff } from './diff.js';
 import { commandLine } from './items.js';
 import { theme } from './theme.js';
 import { ElicitationForm } from './elicitation-form.js';
+import { QuestionForm } from './question-form.js';
 
 interface Choice {
   key: string;
@@ -24,14 +25,19 @@ export class ApprovalModal {
   feedback: edit.TextBuffer | undefined;
 
   /** A server's form (elicitation in form mode) is filled in here instead of choosing an answer. */
-  readonly form: ElicitationForm | undefined;
+  readonly form: ElicitationForm | QuestionForm | undefined;
 
   /** `sandboxMode`: the thread's sandbox, shown for a command that would run inside it. */
   constructor(
     readonly request: ApprovalRequest,
     private readonly sandboxMode?: string,
   ) {
-    this.form = request.kind === 'mcp_elicitation' && request.mode === 'form' ? new ElicitationForm(request) : undefined;
+    this.form =
+      request.kind === 'mcp_elicitation' && request.mode === 'form'
+        ? new ElicitationForm(request)
+        : request.kind === 'user_input'
+          ? new QuestionForm(request)
+          : undefined;
   }
 
   /** Where the command would run: in the thread's sandbox, or with the user's full access. */
@@ -65,7 +71,7 @@ export class ApprovalModal {
         { key: 's', label: 'No, and stop the turn (Esc)', answer: 'abort' },
       ];
     }
-    if (request.kind === 'mcp_elicitation') {
+    if (request.kind === 'mcp_elicitation' || request.kind === 'user_input') {
       // URL mode: the person goes to the address; the answer only says whether they agree to.
       return [
         { key: 'y', label: 'Accept (open the address yourself)', answer: 'approve' },
@@ -166,6 +172,8 @@ export class ApprovalModal {
           ? `Call ${request.server}'s tool ${request.tool}?`
           : request.kind === 'mcp_elicitation'
             ? `${request.server} asks a question`
+            : request.kind === 'user_input'
+              ? 'The agent asks'
             : request.kind === 'network'
               ? `${request.purpose === 'search' ? 'Send this web search' : request.purpose === 'redirect' ? 'Follow this redirect' : 'Fetch this URL'}${request.sandboxed ? '' : ' (past the sandbox: network access is off)'}?`
             : retry
@@ -190,7 +198,7 @@ export class ApprovalModal {
     } else if (request.kind === 'network') {
       details.push(...wrap([{ text: sanitize(request.url) }], { width, mode: 'live', first: bar, rest: bar }));
       if (request.from) details.push(truncateLine([...bar, { text: 'from ', style: theme.dim }, { text: request.from }], width));
-    } else {
+    } else if (request.kind === 'mcp_elicitation') {
       details.push(...wrap([{ text: sanitize(request.message) }], { width, mode: 'live', first: bar, rest: bar }));
       if (request.url) details.push(truncateLine([...bar, { text: 'url ', style: theme.dim }, { text: request.url }], width));
     }

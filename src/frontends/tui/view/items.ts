@@ -2,6 +2,7 @@
 // outputs and diffs collapsed); the pager (Ctrl+T) renders the same items expanded.
 import { basename } from 'node:path';
 import type { ThreadItem } from '../../../protocol/index.js';
+import { describeUserInputItem } from '../../user-input-format.js';
 import { sanitize, type Line, type Span, type Style } from '../text/styled.js';
 import { truncateLine, wrap, type WrapMode } from '../text/wrap.js';
 import { diffStats, renderDiff } from './diff.js';
@@ -148,6 +149,12 @@ export function renderItem(item: ThreadItem, context: ItemContext): Line[] {
       return wrap([{ text: 'Searched', style: theme.bold }, { text: ` ${sanitize(item.query)}` }], { width: context.width, mode: context.mode, first: [bullet()], rest: [{ text: '  ' }] });
     case 'todo_list':
       return renderPlan(item.items, context);
+    case 'user_input':
+      return describeUserInputItem(item)
+        .split('\n')
+        .flatMap((line, index) =>
+          wrap([{ text: sanitize(line), style: index === 0 || line.startsWith('?') ? {} : theme.dim }], { width: context.width, mode: context.mode, first: index === 0 ? [bullet()] : [{ text: '  ' }], rest: [{ text: '  ' }] }),
+        );
     case 'tool_call': {
       const failed = item.status === 'failed';
       return wrap([{ text: 'Called', style: theme.bold }, { text: ` ${item.tool}` }, ...(failed ? [{ text: ` failed: ${sanitize(item.output ?? 'no reason given')}`, style: theme.error }] : [])], {
