@@ -78,7 +78,7 @@ export function formatTokens(usage: TokenUsage): string {
 export function groupThousands(value: number): string {
   if (!Number.isSafeInteger(value)) return value.toLocaleString('en-US');
   const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return value < 0 ? `-${digits}` : digits;
+  return value < 0 || Object.is(value, -0) ? `-${digits}` : digits;
 }
 
 export function createHumanRenderer(options: HumanRendererOptions): (event: ThreadEvent) => void {

@@ -202,10 +202,10 @@ describe('unusable provider settings', () => {
     expect(progress(run.stderr)).toBe(`warning: Reconnecting... 1/1 (${reason})\nrig: ${reason}\n`);
   });
 
-  test('a base URL on a port fetch refuses (9, discard) is reported the same way', async () => {
+  test("a port fetch() would refuse (9, discard) is tried like any other: model requests do not go through fetch", async () => {
     const run = await runRig(['exec', 'hi'], { cwd: repo, home: home({ url: 'http://127.0.0.1:9/v1', extra: 'request_max_retries = 0' }) });
 
     expect(run.code).toBe(1);
-    expect(progress(run.stderr)).toBe("rig: cannot reach http://127.0.0.1:9/v1/responses: bad port (check base_url of provider 'mock')\n");
+    expect(progress(run.stderr)).toBe("rig: cannot reach http://127.0.0.1:9/v1/responses: connect ECONNREFUSED (check base_url of provider 'mock')\n");
   });
 });

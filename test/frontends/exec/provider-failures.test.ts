@@ -122,7 +122,7 @@ describe.each(WIRES)('on the %s wire', (wire) => {
     mock.enqueue({ closeBeforeHeaders: true }, { text: 'second try' });
     const run = await runRig(['exec', 'hi'], { cwd: repo, home: home(wire) });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`warning: Reconnecting... 1/4 (${mock.url}/${wire === 'chat' ? 'chat/completions' : wire} accepted the connection but closed it before sending a response (UND_ERR_SOCKET))`);
+    expect(run.stderr).toContain(`warning: Reconnecting... 1/4 (${mock.url}/${wire === 'chat' ? 'chat/completions' : wire} accepted the connection but closed it before sending a response (ECONNRESET))`);
     expect(run.stderr).not.toContain('cannot reach');
   });
 });
