@@ -10,6 +10,7 @@ import { findProfile } from '../harness/loader.js';
 import { omittedTools } from '../tools/harness/registry.js';
 import { profileSearch } from './harness-catalog.js';
 import { Engine } from './engine.js';
+import { EXEC_NO_TIMERS } from './timers/reasons.js';
 
 /** Where the preview reads its environment. */
 export interface PreviewIo {
@@ -108,7 +109,9 @@ export async function buildFirstRequest(id: string, flags: ShowFlags, io: Previe
     ...(flags.config ? { config: flags.config } : {}),
     ...(flags.profile ? { profile: flags.profile } : {}),
     ephemeral: true,
+    // The request `rig exec` sends: nobody to approve, and no timers (exec ends with its turn).
     canAskApproval: false,
+    noTimers: EXEC_NO_TIMERS,
   });
   try {
     const result = await thread.startTurn({ text: flags.prompt ?? SAMPLE_PROMPT }).done;
