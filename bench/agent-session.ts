@@ -74,8 +74,8 @@ function codexConfig(url: string): string {
 
 function agentHome(agent: Agent, url: string): string {
   if (agent.name === 'rig') {
-    // No step cap: Codex has none, and the soak runs past rig's default.
-    return tempRigHome({ url, model: MODEL, extra: 'max_turn_steps = 100000' });
+    // No step cap is given: rig's default has none, as Codex has none.
+    return tempRigHome({ url, model: MODEL });
   }
   const root = agent.homeRoot!;
   mkdirSync(root, { recursive: true });

@@ -13,12 +13,16 @@ export interface StartupFigures {
 
 export async function benchStartup(env: BenchEnv, runs: number): Promise<StartupFigures> {
   const node = process.execPath;
+  // Every process here gets the same clean environment as `rig exec` below: a variable such as
+  // NODE_EXTRA_CA_CERTS (read at every Node start, ~60 ms for a system bundle) would otherwise
+  // slow the bare node down and not rig, and hide that much of rig's own start-up cost.
+  const quiet = { env: env.childEnv(env.mockHome('http://127.0.0.1:9')) };
   // One warm-up each: the first spawn pays for cold file caches.
-  await timeProcess([node, '-e', '']);
-  await timeProcess([node, env.rigBin, '--version']);
-  const bare = await repeat(runs, () => timeProcess([node, '-e', '']));
+  await timeProcess([node, '-e', ''], quiet);
+  await timeProcess([node, env.rigBin, '--version'], quiet);
+  const bare = await repeat(runs, () => timeProcess([node, '-e', ''], quiet));
   const version = await repeat(runs, async () => {
-    const run = await timeProcess([node, env.rigBin, '--version']);
+    const run = await timeProcess([node, env.rigBin, '--version'], quiet);
     assertExit(run, 'rig --version');
     return run;
   });
