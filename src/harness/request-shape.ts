@@ -170,6 +170,27 @@ function reshapeItem(profile: Pick<HarnessProfile, 'request'>, item: Conversatio
   }
 }
 
+interface ReshapedEntry {
+  tool: string | undefined;
+  items: ConversationItem[];
+}
+
+// Per profile request shape, what each history item became: items never change once appended, so
+// every request of a thread would otherwise rebuild the same objects (and the wire re-lower and
+// re-encode them, where it keeps its work per item: see stableJson).
+const reshapedItems = new WeakMap<object, WeakMap<ConversationItem, ReshapedEntry>>();
+
+function reshapeItemOnce(profile: Pick<HarnessProfile, 'request'>, item: ConversationItem, toolNames: ReadonlyMap<string, string>): ConversationItem[] {
+  let byItem = reshapedItems.get(profile.request);
+  if (!byItem) reshapedItems.set(profile.request, (byItem = new WeakMap()));
+  const tool = 'call_id' in item ? toolNames.get(item.call_id) : undefined;
+  const entry = byItem.get(item);
+  if (entry && entry.tool === tool) return entry.items;
+  const items = reshapeItem(profile, item, toolNames);
+  byItem.set(item, { tool, items });
+  return items;
+}
+
 /** Returns a new request with the profile's prompt, startup context, limits and extras applied. */
 export function shapeRequest(
   profile: Pick<HarnessProfile, 'prompt' | 'request' | 'instanceTemplate'> & Partial<Pick<HarnessProfile, 'tools'>>,
@@ -186,12 +207,14 @@ export function shapeRequest(
   let terminalState: string | undefined;
   // A text-protocol format error is not a tool the model knows: the call vanishes and its message
   // goes back as a plain user message, as the originals send it.
-  const formatErrors = new Set(
-    source.flatMap((item) => (item.type === 'function_call' && item.name === FORMAT_ERROR_TOOL ? [item.call_id] : [])),
-  );
-  const toolNames = new Map(
-    source.flatMap((item) => (item.type === 'function_call' || item.type === 'custom_tool_call' ? [[item.call_id, item.name] as const] : [])),
-  );
+  // Loops, not flatMap: this runs over the whole history on every request.
+  const formatErrors = new Set<string>();
+  const toolNames = new Map<string, string>();
+  for (const item of source) {
+    if (item.type !== 'function_call' && item.type !== 'custom_tool_call') continue;
+    toolNames.set(item.call_id, item.name);
+    if (item.type === 'function_call' && item.name === FORMAT_ERROR_TOOL) formatErrors.add(item.call_id);
+  }
   for (const item of source) {
     if ((item.type === 'function_call' || item.type === 'function_call_output') && item.call_id === INITIAL_SCREEN_CALL_ID) {
       if (item.type === 'function_call_output') terminalState = typeof item.output === 'string' ? item.output : item.output.map((part) => ('text' in part ? part.text : '')).join('');
@@ -203,7 +226,7 @@ export function shapeRequest(
       input.push({ type: 'message', role: 'user', content });
       continue;
     }
-    input.push(...reshapeItem(profile, item, toolNames));
+    input.push(...reshapeItemOnce(profile, item, toolNames));
   }
   if (profile.instanceTemplate !== undefined) {
     const slots = {

@@ -94,6 +94,19 @@ describe('shapeRequest', () => {
     expect(shaped.input.slice(-2)).toEqual([userText('OBSERVATION:\n(nothing)'), userText('OBSERVATION:\n  boom \n')]);
     expect(shaped.extraBody).toEqual({ stream: false });
   });
+
+  it('reshapes each history item once per shape: a later request reuses the objects, another shape makes its own', () => {
+    const shape = requestShapeSchema.parse({ developer_role: 'user', tool_results: { prefix: '> ' } });
+    const request = baseRequest();
+    const first = shapeRequest({ prompt: 'p', request: shape }, request, env);
+    const later = shapeRequest({ prompt: 'p', request: shape }, { ...request, input: [...request.input, userText('more')] }, env);
+    expect(later.input.slice(0, first.input.length)).toEqual(first.input);
+    first.input.forEach((item, i) => expect(later.input[i]).toBe(item));
+    expect(first.input.at(-1)).toMatchObject({ type: 'function_call_output', output: '>   boom \n' });
+    const other = shapeRequest({ prompt: 'p', request: requestShapeSchema.parse({ tool_results: { prefix: '# ' } }) }, request, env);
+    expect(other.input.at(-1)).toMatchObject({ output: expect.stringMatching(/^# /) as unknown });
+    expect(shapeRequest({ prompt: 'p', request: shape }, request, env).input.at(-1)).toBe(first.input.at(-1));
+  });
 });
 
 describe('renderToolOutput', () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildResponsesBody } from '../../src/model/wires/responses.js';
 import { history } from './lowering-fixture.js';
+import { resolveCompat } from '../../src/model/compat.js';
 
 describe('responses lowering', () => {
   it('builds the Codex-shaped body', () => {
@@ -162,5 +163,17 @@ describe('responses lowering', () => {
   it('omits reasoning, include and instructions when unused', () => {
     const body = buildResponsesBody({ model: 'm', instructions: '', input: [], tools: [] });
     expect(body).toEqual({ model: 'm', input: [], tools: [], tool_choice: 'auto', parallel_tool_calls: false, store: false, stream: true });
+  });
+  it('lowers a history item once and reuses it on later requests, unless a setting it reads changed', () => {
+    const first = buildResponsesBody(history);
+    const second = buildResponsesBody({ ...history, input: [...history.input] });
+    const items = (body: Record<string, unknown>) => body['input'] as object[];
+    expect(items(second)).toEqual(items(first));
+    items(first).forEach((item, i) => expect(items(second)[i]).toBe(item));
+    // The developer message under a provider that wants `system` is lowered anew.
+    const asSystem = buildResponsesBody(history, { ...resolveCompat({ id: 'x', base_url: 'http://127.0.0.1:1/v1', wire_api: 'responses' }), developer_role: 'system' });
+    expect(items(asSystem)[0]).toMatchObject({ role: 'system' });
+    expect(items(asSystem)[0]).not.toBe(items(first)[0]);
+    expect(items(buildResponsesBody(history))[0]).toMatchObject({ role: 'developer' });
   });
 });

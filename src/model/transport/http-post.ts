@@ -6,6 +6,7 @@
 // Like fetch in Node 20, this ignores proxy variables and speaks HTTP/1.1 with keep-alive.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { JsonChunks } from './json-chunks.js';
 
 /** The part of a fetch() Response the model stream reads. */
 export interface HttpResponse {
@@ -27,7 +28,8 @@ export interface HeaderLookup {
 
 export interface HttpPostInit {
   headers: Record<string, string>;
-  body: string;
+  /** In pieces (json-chunks.ts) for model requests, so no request holds the history in one string. */
+  body: string | JsonChunks;
   signal?: AbortSignal;
 }
 
@@ -38,12 +40,17 @@ export const httpPost: HttpPost = async (url, init) => {
   const secure = target.protocol === 'https:';
   if (!secure && target.protocol !== 'http:') throw new TypeError(`unsupported protocol ${target.protocol} in ${url} (use http:// or https://)`);
   const client = secure ? await import('node:https') : await import('node:http');
-  const payload = Buffer.from(init.body, 'utf8');
-  const headers: Record<string, string> = { accept: '*/*', ...init.headers, 'content-length': String(payload.length) };
+  const chunks = typeof init.body === 'string' ? [init.body] : init.body.chunks;
+  const byteLength = typeof init.body === 'string' ? Buffer.byteLength(init.body, 'utf8') : init.body.byteLength;
+  const headers: Record<string, string> = { accept: '*/*', ...init.headers, 'content-length': String(byteLength) };
   const message = await new Promise<IncomingMessage>((resolve, reject) => {
     const request = client.request(target, { method: 'POST', headers, ...(init.signal ? { signal: init.signal } : {}) }, resolve);
     request.once('error', reject);
-    request.end(payload);
+    // Corked, the pieces leave in one writev with the headers instead of a packet each.
+    request.cork();
+    for (const chunk of chunks) request.write(chunk, 'utf8');
+    request.end();
+    process.nextTick(() => request.uncork());
   });
   const body = bodyReader(message, await decoded(message));
   return {

@@ -11,6 +11,7 @@ import { classifyHttpError, connectionFailure, firstBytes, headersTimeout, notAS
 import { backoffDelayMs, MAX_ADVISED_DELAY_MS, type RetryClock } from './retry.js';
 import type { HttpPost, HttpResponse } from './http-post.js';
 import { IdleTimeoutError, readSse } from './sse.js';
+import { toJsonChunks, type JsonChunks } from './json-chunks.js';
 import { parseJsonData, WireStreamError, type AttemptFailure, type WireAdapter } from './wire-adapter.js';
 import { displayUrl, scrubSecrets } from '../url.js';
 
@@ -39,9 +40,9 @@ export async function* runModelStream(
   request: ModelRequest,
   signal?: AbortSignal,
 ): AsyncGenerator<ModelEvent> {
-  let body: string;
+  let body: JsonChunks;
   try {
-    body = JSON.stringify(adapter.buildBody(request));
+    body = toJsonChunks(adapter.buildBody(request));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     yield { type: 'error', error: { kind: 'bad_request', message: `could not build the ${adapter.wire} request: ${reason}` } };
@@ -103,7 +104,7 @@ async function* attempt(
   config: TransportConfig,
   adapter: WireAdapter,
   request: ModelRequest,
-  body: string,
+  body: JsonChunks,
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<ModelEvent | AttemptOutcome> {

@@ -10,6 +10,7 @@ import type {
 import type { EventSourceMessage } from 'eventsource-parser';
 import { parseJsonData, WireStreamError, type WireAdapter, type WireStreamParser } from '../transport/wire-adapter.js';
 import { retryAfterFromText } from '../transport/retry.js';
+import { stableJson } from '../transport/json-chunks.js';
 import { isContextLengthMessage } from '../transport/http-errors.js';
 import { cutToolCallFailure } from './output-limit.js';
 import { compatOrDefault, orderFields, webSearchText } from './shared.js';
@@ -97,11 +98,30 @@ function lowerItem(item: ConversationItem, compat: ResolvedCompat, typeField: bo
   }
 }
 
+interface LoweredEntry {
+  developerRole: string;
+  typeField: boolean;
+  lowered: Record<string, unknown> | undefined;
+}
+
+// History items never change once appended, and every request of a thread lowers the same ones:
+// each is lowered once (per the two settings lowerItem reads) and its JSON encoded once (stableJson).
+const loweredItems = new WeakMap<ConversationItem, LoweredEntry>();
+
+function lowerItemOnce(item: ConversationItem, compat: ResolvedCompat, typeField: boolean): Record<string, unknown> | undefined {
+  const entry = loweredItems.get(item);
+  if (entry && entry.developerRole === compat.developer_role && entry.typeField === typeField) return entry.lowered;
+  const made = lowerItem(item, compat, typeField);
+  const lowered = made === undefined ? undefined : stableJson(made);
+  loweredItems.set(item, { developerRole: compat.developer_role, typeField, lowered });
+  return lowered;
+}
+
 /** The input list: the system prompt first when the shape puts it there (a role item, string content). */
 function lowerInput(request: ModelRequest, compat: ResolvedCompat): Record<string, unknown>[] {
   const shape = request.wireShape ?? {};
   const typeField = shape.itemTypeField !== false;
-  const items = request.input.map((item) => lowerItem(item, compat, typeField)).filter((i) => i !== undefined);
+  const items = request.input.map((item) => lowerItemOnce(item, compat, typeField)).filter((i) => i !== undefined);
   if (request.instructions && (shape.system === 'system-item' || shape.system === 'developer-item')) {
     const role = shape.system === 'system-item' ? 'system' : compat.developer_role;
     items.unshift({ ...(typeField ? { type: 'message' } : {}), role, content: request.instructions });
