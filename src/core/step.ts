@@ -29,6 +29,8 @@ export interface StepHooks {
   toolContext(gate?: ToolCallGate): ToolContext;
   /** Wraps each call (hooks: PreToolUse, PermissionRequest, PostToolUse). */
   callTool?(call: ToolCall, run: (call: ToolCall, gate?: ToolCallGate) => Promise<ToolResult>): Promise<ToolResult>;
+  /** The stream's first event arrived: the request is sent and the model is answering. */
+  answerStarted?(): void;
 }
 
 export interface StepOutcome {
@@ -61,7 +63,12 @@ export async function runStep(
 
   const guarded: ModelRequest = { ...request, mayRetryStream: () => pending.length === 0 };
 
+  let answering = false;
   for await (const event of client.stream(guarded, signal)) {
+    if (!answering) {
+      answering = true;
+      hooks.answerStarted?.();
+    }
     events.push(event);
     switch (event.type) {
       case 'text_delta':

@@ -43,6 +43,11 @@ export interface ThreadRuntime {
   compact?: (thread: Thread) => Promise<TurnResult>;
   /** Sub-agents of this thread (the engine's agents service); absent: no sub-agent tools work. */
   agents?: AgentsCapability;
+  /**
+   * Set-up the first tool call would otherwise wait for (the sandbox probe), started once a
+   * request is on the wire and the model is answering. Called at every step; must be idempotent.
+   */
+  warmUp?: () => void;
 }
 
 export interface ThreadOptions {

@@ -354,7 +354,8 @@ export class Thread {
       await this.maybeAutoCompact();
       const request = this.buildRequest(turnOptions.outputSchema ? { outputSchema: turnOptions.outputSchema } : {});
       this.goals.requestStarting();
-      const outcome: StepOutcome = await runStep(this.runtime.client, request, this.runtime.tools, turn.stepHooks(), signal);
+      const hooks = { ...turn.stepHooks(), ...(this.runtime.warmUp ? { answerStarted: this.runtime.warmUp } : {}) };
+      const outcome: StepOutcome = await runStep(this.runtime.client, request, this.runtime.tools, hooks, signal);
       this.recorder.modelResponse({ turn_id: turn.id, step, events: outcome.events });
       this.append(...outcome.items);
       if (outcome.usage) {

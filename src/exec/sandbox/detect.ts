@@ -1,8 +1,10 @@
 // Does bubblewrap work here? Found out once per process, lazily (on the first sandboxed command or
-// by `rig doctor`), by running a tiny sandbox with the same namespaces real commands use. When it
+// by `rig doctor`), by running a tiny sandbox with the same namespaces real commands use; a thread
+// that will need it starts the probe in the background while its first request is answered
+// (prewarmBwrapDiagnosis), so the first command does not wait ~20 ms for two bwrap runs. When it
 // does not work, the diagnosis says why in the user's terms and which commands fix it; sandboxed
 // commands are then refused, never run unsandboxed.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -84,14 +86,47 @@ export function probeArgs(options: { disableUserns: boolean; mountProc: boolean 
   return args;
 }
 
+/** One bwrap run the diagnosis needs; the driver (sync or async) answers with its result. */
+interface ProbeRequest {
+  bwrapPath: string;
+  args: string[];
+}
+
 export function diagnoseBwrap(options: DiagnoseOptions = {}): BwrapDiagnosis {
   const run = options.runProbe ?? defaultProbe;
+  const steps = diagnosis(options);
+  let next = steps.next();
+  while (!next.done) next = steps.next(run(next.value.bwrapPath, next.value.args));
+  return next.value;
+}
+
+/** The same diagnosis with the probes run as child processes the event loop waits for. */
+export async function diagnoseBwrapAsync(options: Omit<DiagnoseOptions, 'runProbe'> = {}): Promise<BwrapDiagnosis> {
+  const steps = diagnosis(options);
+  let next = steps.next();
+  while (!next.done) next = steps.next(await probeAsync(next.value.bwrapPath, next.value.args));
+  return next.value;
+}
+
+function probeAsync(bwrapPath: string, args: string[]): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    execFile(bwrapPath, args, { encoding: 'utf8', timeout: 10_000 }, (error, stdout, stderr) => {
+      const failure = error as (NodeJS.ErrnoException & { code?: number | string }) | null;
+      const errorCode = typeof failure?.code === 'string' ? failure.code : undefined;
+      // As spawnSync: the exit status, or null when it was killed or never started.
+      const status = failure === null ? 0 : typeof failure.code === 'number' ? failure.code : null;
+      resolve({ status, stdout: stdout ?? '', stderr: stderr ?? '', ...(errorCode ? { errorCode } : {}) });
+    }).stdin?.end();
+  });
+}
+
+function* diagnosis(options: Omit<DiagnoseOptions, 'runProbe'>): Generator<ProbeRequest, BwrapDiagnosis, ProbeResult> {
   const readFile = options.readFile ?? defaultReadFile;
   const bwrapPath = options.bwrapPath ?? findBwrap(options.env, options.cwd);
   if (bwrapPath === undefined) {
     return { ok: false, reason: 'bubblewrap (bwrap) is not installed or not on PATH.', fix: INSTALL_FIX };
   }
-  const versionRun = run(bwrapPath, ['--version']);
+  const versionRun = yield { bwrapPath, args: ['--version'] };
   if (versionRun.errorCode !== undefined || versionRun.status !== 0) {
     const what =
       versionRun.errorCode === 'ENOENT'
@@ -105,10 +140,10 @@ export function diagnoseBwrap(options: DiagnoseOptions = {}): BwrapDiagnosis {
   const supportsDisableUserns = versionAtLeast(version, [0, 8, 0]);
   const notes: string[] = [];
 
-  let probe = run(bwrapPath, probeArgs({ disableUserns: supportsDisableUserns, mountProc: true }));
+  let probe = yield { bwrapPath, args: probeArgs({ disableUserns: supportsDisableUserns, mountProc: true }) };
   let mountProc = true;
   if (probe.status !== 0 && /mount proc|\/proc\b/i.test(probe.stderr)) {
-    const withoutProc = run(bwrapPath, probeArgs({ disableUserns: supportsDisableUserns, mountProc: false }));
+    const withoutProc = yield { bwrapPath, args: probeArgs({ disableUserns: supportsDisableUserns, mountProc: false }) };
     if (withoutProc.status === 0) {
       mountProc = false;
       notes.push(`A fresh /proc cannot be mounted here (${firstLine(probe.stderr)}); commands see the host's /proc.`);
@@ -218,7 +253,27 @@ export function bwrapDiagnosis(): BwrapDiagnosis {
   return cachedDiagnosis;
 }
 
+let pendingDiagnosis: Promise<BwrapDiagnosis> | undefined;
+
+/** Starts this process's diagnosis in the background, if it has not been made yet. */
+export function prewarmBwrapDiagnosis(): void {
+  if (cachedDiagnosis !== undefined || pendingDiagnosis !== undefined) return;
+  const pending = diagnoseBwrapAsync().then((made) => {
+    // A reset meanwhile (tests, a long-lived server) makes this result stale.
+    if (pendingDiagnosis === pending) cachedDiagnosis ??= made;
+    return made;
+  });
+  pendingDiagnosis = pending;
+}
+
+/** The diagnosis, waiting for a background probe in flight instead of probing a second time. */
+export async function bwrapDiagnosisReady(): Promise<BwrapDiagnosis> {
+  if (cachedDiagnosis === undefined && pendingDiagnosis !== undefined) await pendingDiagnosis;
+  return bwrapDiagnosis();
+}
+
 /** Forget the cached diagnosis (tests; after the user fixed their system in a long-lived server). */
 export function resetBwrapDiagnosis(): void {
   cachedDiagnosis = undefined;
+  pendingDiagnosis = undefined;
 }

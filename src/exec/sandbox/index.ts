@@ -199,7 +199,7 @@ export function isLikelySandboxDenial(exitCode: number | null, output: string): 
   return exitCode === SIGSYS_EXIT;
 }
 
-export { bwrapDiagnosis, diagnoseBwrap, findBwrap, resetBwrapDiagnosis } from './detect.js';
+export { bwrapDiagnosis, bwrapDiagnosisReady, diagnoseBwrap, diagnoseBwrapAsync, findBwrap, prewarmBwrapDiagnosis, resetBwrapDiagnosis } from './detect.js';
 export type { BwrapDiagnosis, DiagnoseOptions, ProbeResult } from './detect.js';
 export { buildBwrapArgs, privilegedSockets, socketDirectories, type BwrapOptions } from './bwrap.js';
 export { buildSeatbeltArgs, buildSeatbeltProfile, SANDBOX_EXEC } from './seatbelt.js';

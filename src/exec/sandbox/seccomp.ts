@@ -175,7 +175,7 @@ const O_TMPFILE = 0o20000000 | fs.constants.O_DIRECTORY;
  * once (named for microseconds, in a directory only this user can list).
  */
 export function openSeccompDescriptor(program: Buffer): SeccompDescriptor {
-  removeStaleSeccompDirs();
+  void removeStaleSeccompDirs();
   const fd = unnamedReadOnlyFile(program);
   let open = true;
   return {
@@ -216,30 +216,32 @@ function unnamedReadOnlyFile(program: Buffer): number {
   }
 }
 
-let staleRemoved = false;
+let staleRemoval: Promise<void> | undefined;
 
 /**
  * Earlier versions kept the program in `$TMPDIR/rig-seccomp-*` directories, left behind when rig
  * was killed. Removed once per process: only directories of that name holding nothing but the
- * program file.
+ * program file. In the background: listing a temp dir that holds ~40,000 entries took 50 ms of
+ * the first command's time, and nothing the command does depends on it. A process that ends by
+ * itself waits for it (pending file-system work keeps Node running).
  */
-export function removeStaleSeccompDirs(tmp: string = os.tmpdir()): void {
-  if (staleRemoved) return;
-  staleRemoved = true;
-  let names: string[];
-  try {
-    names = fs.readdirSync(tmp).filter((name) => name.startsWith('rig-seccomp-'));
-  } catch {
-    return;
-  }
+export function removeStaleSeccompDirs(tmp: string = os.tmpdir()): Promise<void> {
+  staleRemoval ??= removeStale(tmp).catch(() => {
+    // Best effort: the next run tries again.
+  });
+  return staleRemoval;
+}
+
+async function removeStale(tmp: string): Promise<void> {
+  const names = (await fs.promises.readdir(tmp)).filter((name) => name.startsWith('rig-seccomp-'));
   for (const name of names) {
     const dir = path.join(tmp, name);
     try {
-      const stat = fs.lstatSync(dir);
+      const stat = await fs.promises.lstat(dir);
       if (!stat.isDirectory() || stat.uid !== process.getuid?.()) continue;
-      const inside = fs.readdirSync(dir);
+      const inside = await fs.promises.readdir(dir);
       if (inside.some((entry) => entry !== 'network-off.bpf' && entry !== 'filter.bpf')) continue;
-      fs.rmSync(dir, { recursive: true, force: true });
+      await fs.promises.rm(dir, { recursive: true, force: true });
     } catch {
       // Gone meanwhile, or not ours to remove.
     }

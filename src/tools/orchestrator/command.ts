@@ -8,7 +8,7 @@ import { buildShellArgv, detectUserShell, shellFromPath } from '../../exec/shell
 import { UnifiedExecError, type UnifiedExecResult } from '../../exec/unified-exec.js';
 import { HeadTailBuffer } from '../../exec/head-tail-buffer.js';
 import type { ArgvWrapper } from '../../exec/live-process.js';
-import { bwrapDiagnosis, canWritePath, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
+import { bwrapDiagnosisReady, canWritePath, defaultBackend, isLikelySandboxDenial, wrapCommand } from '../../exec/sandbox/index.js';
 import { assessExecCommandLazily, decideExecApproval, shlexJoin, type ApprovalAction } from '../../policy/index.js';
 import type { CommandCheckpoint, ExecOutcome, ExecRequest, TurnServices } from '../spec.js';
 import type { OrchestratorOptions } from './options.js';
@@ -56,11 +56,14 @@ class CommandRuntime implements Runtime<ExecOutcome> {
     return `the command \`${shlexJoin(this.judged)}\``;
   }
 
-  private sandboxAvailable(): boolean {
+  private async sandboxAvailable(): Promise<boolean> {
     const mode = this.options.sandbox.mode;
     if (mode === 'danger-full-access' || this.options.yolo) return true;
     const backend = defaultBackend(this.options.platform);
-    if (backend === 'bwrap') return (this.options.wrapOptions?.diagnosis ?? bwrapDiagnosis)().ok;
+    if (backend === 'bwrap') {
+      const injected = this.options.wrapOptions?.diagnosis;
+      return (injected ? injected() : await bwrapDiagnosisReady()).ok;
+    }
     return backend === 'seatbelt';
   }
 
@@ -83,7 +86,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       policy: options.approvalPolicy,
       sandboxMode: options.sandbox.mode,
       escalationRequested: request.escalation !== undefined,
-      sandboxAvailable: this.sandboxAvailable(),
+      sandboxAvailable: await this.sandboxAvailable(),
       yolo: options.yolo,
       approvedForSession: options.approvalCache.isCommandApproved(this.judged),
     });

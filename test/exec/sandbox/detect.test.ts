@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { diagnoseBwrap, findBwrap, type BwrapDiagnosis } from '../../../src/exec/sandbox/detect.js';
+import { bwrapDiagnosis, bwrapDiagnosisReady, diagnoseBwrap, diagnoseBwrapAsync, findBwrap, prewarmBwrapDiagnosis, resetBwrapDiagnosis, type BwrapDiagnosis } from '../../../src/exec/sandbox/detect.js';
 import { sandboxDoctorReport } from '../../../src/exec/sandbox/doctor.js';
 import { SandboxUnavailableError, wrapCommand } from '../../../src/exec/sandbox/index.js';
 import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
@@ -37,6 +37,36 @@ describe('diagnoseBwrap', () => {
     const d = diagnoseBwrap();
     expect(d).toMatchObject({ ok: true, bwrapPath: '/usr/bin/bwrap', mountProc: true });
     if (d.ok) expect(d.version).toMatch(/^\d+\.\d+/);
+  });
+
+  it('run in the background, says what the synchronous probe says', async () => {
+    expect(await diagnoseBwrapAsync()).toEqual(diagnoseBwrap());
+    const missing = path.join(s.base, 'no-such-bwrap');
+    expect(await diagnoseBwrapAsync({ bwrapPath: missing })).toEqual(diagnoseBwrap({ bwrapPath: missing }));
+    const broken = { bwrapPath: fakeBwrap(USERNS_ERROR), readFile: sysctls({ '/proc/sys/kernel/unprivileged_userns_clone': '0' }) };
+    const sync = diagnoseBwrap(broken);
+    expect(sync.ok).toBe(false);
+    expect(await diagnoseBwrapAsync(broken)).toEqual(sync);
+  });
+
+  it('prewarmed, the first command takes the background result instead of probing again', async () => {
+    resetBwrapDiagnosis();
+    try {
+      prewarmBwrapDiagnosis();
+      prewarmBwrapDiagnosis();
+      const ready = await bwrapDiagnosisReady();
+      expect(ready).toMatchObject({ ok: true, bwrapPath: '/usr/bin/bwrap' });
+      expect(bwrapDiagnosis()).toBe(ready);
+      // A reset while a probe is in flight: the stale result is not kept.
+      resetBwrapDiagnosis();
+      prewarmBwrapDiagnosis();
+      resetBwrapDiagnosis();
+      const fresh = await bwrapDiagnosisReady();
+      expect(fresh).toEqual(ready);
+      expect(fresh).not.toBe(ready);
+    } finally {
+      resetBwrapDiagnosis();
+    }
   });
 
   it('a missing binary: says so and how to install', () => {
