@@ -355,10 +355,16 @@ export class WorkspaceTracker {
       this.barrierWaiters.set(name, () => {
         clearTimeout(timer);
         this.barrierWaiters.delete(name);
-        fs.rmSync(path.join(this.barrierDir, name), { force: true });
+        // Off the main thread: a barrier runs before and after every command.
+        fs.unlink(path.join(this.barrierDir, name), () => {});
         resolve(true);
       });
-      fs.writeFileSync(path.join(this.barrierDir, name), '');
+      fs.writeFile(path.join(this.barrierDir, name), '', (error) => {
+        if (!error) return;
+        clearTimeout(timer);
+        this.barrierWaiters.delete(name);
+        resolve(false);
+      });
     });
   }
 
