@@ -6,8 +6,13 @@
 // The check decides on real paths; the writes then go through directory handles pinned for the
 // whole commit (pinned-dirs.ts), so a directory swapped for a symlink after the check makes the
 // commit fail instead of carrying a write (or a temp file) outside the writable roots.
+//
+// The file-system calls are synchronous: an edit makes ~20 of them one after the other (stat,
+// read, lstat, realpath, open, write, chmod, link, rename...), and each promise-based call is a
+// round trip through libuv's thread pool. On the bench's 2-core machine that was most of the
+// ~7 ms an apply_patch step cost beyond the model's stream; the calls themselves take microseconds.
 import { randomBytes } from 'node:crypto';
-import fs, { promises as fsp } from 'node:fs';
+import fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileEdit } from './types.js';
 import { summarizeEdits, type ChangeSummary } from './summary.js';
@@ -84,18 +89,16 @@ export async function commitFileEdits(edits: readonly FileEdit[], options: Commi
   const pins = openDirectoryPins();
   try {
     try {
-      steps = await planSteps(edits, options.canWrite ?? (() => true));
-      prior = await Promise.all(
-        edits.map(async (edit) => ({
-          source: await readIfFile(edit.path),
-          destination: edit.moveTo === undefined ? undefined : await readIfFile(edit.moveTo),
-        })),
-      );
+      steps = planSteps(edits, options.canWrite ?? (() => true));
+      prior = edits.map((edit) => ({
+        source: readIfFile(edit.path),
+        destination: edit.moveTo === undefined ? undefined : readIfFile(edit.moveTo),
+      }));
       for (const step of steps) pinStep(step, pins, createdDirs);
-      for (const step of steps) if (step.kind === 'write') await stage(step, pins);
-      for (const step of steps) await perform(step, pins);
+      for (const step of steps) if (step.kind === 'write') stage(step, pins);
+      for (const step of steps) perform(step, pins);
     } catch (error) {
-      const problems = await rollBack(steps, createdDirs, pins);
+      const problems = rollBack(steps, createdDirs, pins);
       const message = error instanceof FileCommitError ? error.message : String((error as Error).message ?? error);
       const outcome = problems.length === 0
         ? 'No files were changed.'
@@ -105,7 +108,7 @@ export async function commitFileEdits(edits: readonly FileEdit[], options: Commi
     for (const step of steps) {
       if (!step.backup) continue;
       const { dir } = split(step.target);
-      await fsp.rm(pins.entry(dir, step.backup), { force: true }).catch(() => undefined);
+      ignoreFailure(() => fs.rmSync(pins.entry(dir, step.backup as string), { force: true }));
     }
   } finally {
     pins.close();
@@ -113,11 +116,23 @@ export async function commitFileEdits(edits: readonly FileEdit[], options: Commi
   return { summary: summarizeEdits(edits, options.displayPath), undo: undoEdits(edits, prior) };
 }
 
-async function readIfFile(file: string): Promise<string | undefined> {
-  return fsp.readFile(file, 'utf8').catch(() => undefined);
+function ignoreFailure(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Best effort: what is left behind is named so a later session removes it.
+  }
 }
 
-async function planSteps(edits: readonly FileEdit[], canWrite: (abs: string) => boolean): Promise<Step[]> {
+function readIfFile(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function planSteps(edits: readonly FileEdit[], canWrite: (abs: string) => boolean): Step[] {
   const steps: Step[] = [];
   const seen = new Set<string>();
   const claim = (name: string, resolved: string): void => {
@@ -133,29 +148,29 @@ async function planSteps(edits: readonly FileEdit[], canWrite: (abs: string) => 
     }
     const source = path.resolve(edit.path);
     if (edit.kind === 'add') {
-      const write = await planWrite(source, requireContent(edit), canWrite);
+      const write = planWrite(source, requireContent(edit), canWrite);
       claim(source, write.target);
       steps.push(write);
       continue;
     }
-    await checkExistingFile(source, edit);
+    checkExistingFile(source, edit);
     if (edit.kind === 'delete') {
-      const remove = await planRemove(source, canWrite);
+      const remove = planRemove(source, canWrite);
       claim(source, remove.target);
       steps.push(remove);
       continue;
     }
     const destination = edit.moveTo === undefined ? source : path.resolve(edit.moveTo);
-    const write = await planWrite(destination, requireContent(edit), canWrite);
+    const write = planWrite(destination, requireContent(edit), canWrite);
     if (destination === source) {
       claim(source, write.target);
       steps.push(write);
       continue;
     }
-    const remove = await planRemove(source, canWrite);
+    const remove = planRemove(source, canWrite);
     claim(source, remove.target);
     // A destination that is the source under another name (a symlink to it) is just a rewrite.
-    if (write.target !== remove.target && write.target !== (await realpathOrSelf(remove.target))) {
+    if (write.target !== remove.target && write.target !== realpathOrSelf(remove.target)) {
       claim(destination, write.target);
       steps.push(write, remove);
     } else {
@@ -172,34 +187,48 @@ function requireContent(edit: FileEdit): string {
   return edit.content;
 }
 
-async function checkExistingFile(file: string, edit: FileEdit): Promise<void> {
+function checkExistingFile(file: string, edit: FileEdit): void {
   const verb = edit.kind === 'delete' ? 'delete' : 'update';
-  const stat = await fsp.stat(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-    throw new FileCommitError(`Cannot ${verb} ${file}: ${error.message}`, file);
-  });
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new FileCommitError(`Cannot ${verb} ${file}: ${message}`, file);
+  }
   if (!stat) throw new FileCommitError(`Cannot ${verb} ${file}: it does not exist`, file);
   if (stat.isDirectory()) throw new FileCommitError(`Cannot ${verb} ${file}: it is a directory`, file);
   if (!stat.isFile()) throw new FileCommitError(`Cannot ${verb} ${file}: it is not a regular file`, file);
   if (edit.expectedContent === undefined) return;
-  const current = await fsp.readFile(file, 'utf8').catch((error: Error) => {
-    throw new FileCommitError(`Cannot ${verb} ${file}: ${error.message}`, file);
-  });
+  let current: string;
+  try {
+    current = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new FileCommitError(`Cannot ${verb} ${file}: ${(error as Error).message}`, file);
+  }
   if (current !== edit.expectedContent) {
     throw new FileCommitError(`${file} changed on disk after the edit was prepared; read it again and redo the edit`, file);
   }
 }
 
-async function planWrite(file: string, content: string, canWrite: (abs: string) => boolean): Promise<WriteStep> {
-  const link = await fsp.lstat(file).catch(() => undefined);
+function planWrite(file: string, content: string, canWrite: (abs: string) => boolean): WriteStep {
+  let link: fs.Stats | undefined;
+  try {
+    link = fs.lstatSync(file);
+  } catch {
+    // Missing, or a path through a non-directory: planned as a new file, which says why it fails.
+    link = undefined;
+  }
   if (link) {
     let target = file;
     if (link.isSymbolicLink()) {
-      target = await fsp.realpath(file).catch(() => {
+      try {
+        target = fs.realpathSync(file);
+      } catch {
         throw new FileCommitError(`Cannot write ${file}: it is a symbolic link whose target does not exist`, file);
-      });
+      }
     }
-    const stat = await fsp.stat(target);
+    const stat = fs.statSync(target);
     if (stat.isDirectory()) throw new FileCommitError(`Cannot write ${file}: it is a directory`, file);
     if (!stat.isFile()) throw new FileCommitError(`Cannot write ${file}: it is not a regular file`, file);
     checkWritable(file, target, canWrite);
@@ -211,7 +240,12 @@ async function planWrite(file: string, content: string, canWrite: (abs: string) 
   const missing: string[] = [path.basename(file)];
   let ancestor = path.dirname(file);
   for (;;) {
-    const stat = await fsp.stat(ancestor).catch(() => undefined);
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(ancestor);
+    } catch {
+      stat = undefined;
+    }
     if (stat) {
       if (!stat.isDirectory()) {
         throw new FileCommitError(`Cannot write ${file}: ${ancestor} is not a directory`, file);
@@ -223,7 +257,7 @@ async function planWrite(file: string, content: string, canWrite: (abs: string) 
     missing.unshift(path.basename(ancestor));
     ancestor = parent;
   }
-  const realAncestor = await realpathOrSelf(ancestor);
+  const realAncestor = realpathOrSelf(ancestor);
   const target = path.join(realAncestor, ...missing);
   checkWritable(file, target, canWrite);
   const dirsToCreate: string[] = [];
@@ -235,8 +269,8 @@ async function planWrite(file: string, content: string, canWrite: (abs: string) 
   return { kind: 'write', path: file, target, content, mode: undefined, owner: undefined, existed: false, dirsToCreate };
 }
 
-async function planRemove(file: string, canWrite: (abs: string) => boolean): Promise<RemoveStep> {
-  const target = path.join(await realpathOrSelf(path.dirname(file)), path.basename(file));
+function planRemove(file: string, canWrite: (abs: string) => boolean): RemoveStep {
+  const target = path.join(realpathOrSelf(path.dirname(file)), path.basename(file));
   checkWritable(file, target, canWrite);
   return { kind: 'remove', path: file, target };
 }
@@ -253,8 +287,12 @@ function checkWritable(file: string, target: string, canWrite: (abs: string) => 
   }
 }
 
-async function realpathOrSelf(file: string): Promise<string> {
-  return fsp.realpath(file).catch(() => file);
+function realpathOrSelf(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 /**
@@ -316,38 +354,39 @@ function lstatOrUndefined(p: string): fs.Stats | undefined {
   }
 }
 
-async function stage(step: WriteStep, pins: DirectoryPins): Promise<void> {
+function stage(step: WriteStep, pins: DirectoryPins): void {
   const { dir, name } = split(step.target);
   const tempName = siblingName(name, 'tmp');
   const temp = pins.entry(dir, tempName);
-  let handle: fsp.FileHandle | undefined;
+  let fd: number | undefined;
   try {
     // O_EXCL|O_NOFOLLOW: a name planted by someone else (a symlink included) is never written through.
-    handle = await fsp.open(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | noFollowCreateFlags(), step.mode ?? 0o666);
+    fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | noFollowCreateFlags(), step.mode ?? 0o666);
     step.temp = tempName;
-    await handle.writeFile(step.content, 'utf8');
+    fs.writeFileSync(fd, step.content, 'utf8');
     // The process umask applies at creation; the replaced file's exact bits are restored.
-    if (step.mode !== undefined) await handle.chmod(step.mode);
+    if (step.mode !== undefined) fs.fchmodSync(fd, step.mode);
     // Running as root on someone else's file must not hand the file to root.
     const { owner } = step;
-    if (owner && process.getuid?.() === 0) await handle.chown(owner.uid, owner.gid);
-    await handle.close();
-    handle = undefined;
+    if (owner && process.getuid?.() === 0) fs.fchownSync(fd, owner.uid, owner.gid);
+    fs.closeSync(fd);
+    fd = undefined;
   } catch (error) {
-    await handle?.close().catch(() => undefined);
-    if (step.temp !== undefined) await fsp.rm(temp, { force: true }).catch(() => undefined);
+    const open = fd;
+    if (open !== undefined) ignoreFailure(() => fs.closeSync(open));
+    if (step.temp !== undefined) ignoreFailure(() => fs.rmSync(temp, { force: true }));
     step.temp = undefined;
     throw new FileCommitError(`Failed to write file ${step.path}: ${(error as Error).message}`, step.path);
   }
 }
 
-async function perform(step: Step, pins: DirectoryPins): Promise<void> {
+function perform(step: Step, pins: DirectoryPins): void {
   const { dir, name } = split(step.target);
   const at = (entry: string): string => pins.entry(dir, entry);
   if (step.kind === 'remove') {
     const backup = siblingName(name, 'bak');
     try {
-      await fsp.rename(at(name), at(backup));
+      fs.renameSync(at(name), at(backup));
     } catch (error) {
       throw new FileCommitError(`Failed to delete file ${step.path}: ${(error as Error).message}`, step.path);
     }
@@ -360,10 +399,14 @@ async function perform(step: Step, pins: DirectoryPins): Promise<void> {
       // Keep the old file under a second name until everything has succeeded. A hard link
       // keeps the target present the whole time; where links are unsupported, move it aside.
       const backup = siblingName(name, 'bak');
-      await fsp.link(at(name), at(backup)).catch(() => fsp.rename(at(name), at(backup)));
+      try {
+        fs.linkSync(at(name), at(backup));
+      } catch {
+        fs.renameSync(at(name), at(backup));
+      }
       step.backup = backup;
     }
-    await fsp.rename(at(step.temp as string), at(name));
+    fs.renameSync(at(step.temp as string), at(name));
     step.temp = undefined;
     step.done = true;
   } catch (error) {
@@ -375,11 +418,11 @@ async function perform(step: Step, pins: DirectoryPins): Promise<void> {
  * Undoes performed steps newest first, through the same pinned directories; returns descriptions
  * of anything it could not restore.
  */
-async function rollBack(steps: readonly Step[], createdDirs: readonly CreatedDir[], pins: DirectoryPins): Promise<string[]> {
+function rollBack(steps: readonly Step[], createdDirs: readonly CreatedDir[], pins: DirectoryPins): string[] {
   const problems: string[] = [];
-  const attempt = async (what: string, action: () => Promise<unknown>): Promise<void> => {
+  const attempt = (what: string, action: () => void): void => {
     try {
-      await action();
+      action();
     } catch (error) {
       problems.push(`${what}: ${(error as Error).message}`);
     }
@@ -389,17 +432,17 @@ async function rollBack(steps: readonly Step[], createdDirs: readonly CreatedDir
     const at = (entry: string): string => pins.entry(dir, entry);
     if (step.kind === 'write' && step.temp) {
       const temp = step.temp;
-      await attempt(`remove temporary file ${path.join(dir, temp)}`, () => fsp.rm(at(temp), { force: true }));
+      attempt(`remove temporary file ${path.join(dir, temp)}`, () => fs.rmSync(at(temp), { force: true }));
     }
     if (step.backup) {
       const backup = step.backup;
-      await attempt(`restore ${step.path} from ${path.join(dir, backup)}`, () => fsp.rename(at(backup), at(name)));
+      attempt(`restore ${step.path} from ${path.join(dir, backup)}`, () => fs.renameSync(at(backup), at(name)));
     } else if (step.kind === 'write' && step.done) {
-      await attempt(`remove ${step.path}`, () => fsp.rm(at(name), { force: true }));
+      attempt(`remove ${step.path}`, () => fs.rmSync(at(name), { force: true }));
     }
   }
   for (const { parent, name } of [...createdDirs].reverse()) {
-    await fsp.rmdir(pins.entry(parent, name)).catch(() => undefined);
+    ignoreFailure(() => fs.rmdirSync(pins.entry(parent, name)));
   }
   return problems;
 }
