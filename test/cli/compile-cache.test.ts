@@ -1,7 +1,7 @@
 // The code cache dist/rig.js compiles the bundle's chunks with (src/cli/boot/): through the BUILT
 // CLI (npm run build first), with the cache cold, warm, corrupt, unwritable and turned off. A
 // preload logs what V8 did with each chunk's cached data.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,15 +142,38 @@ describe('the code cache', () => {
     expect([...(await execOnce({ RIG_COMPILE_CACHE: open })).values()].every((o) => o === 'none')).toBe(true);
   });
 
-  it('RIG_COMPILE_CACHE=0 writes no cache; unset, the cache goes to the temp directory', async () => {
+  it('RIG_COMPILE_CACHE=0 writes no cache; unset, the cache goes to .rig/ in the temp directory', async () => {
     const tmp = fresh();
     const off = await execOnce({ RIG_COMPILE_CACHE: '0', TMPDIR: tmp });
     expect([...off.values()].every((outcome) => outcome === 'none')).toBe(true);
     expect(readdirSync(tmp)).toEqual([]);
 
     await execOnce({ TMPDIR: tmp });
-    const dir = join(tmp, `rig-compile-cache-${process.getuid?.() ?? 'user'}`);
+    // Shared and sticky like the temp directory; each user's folder their own.
+    expect(statSync(join(tmp, '.rig')).mode & 0o7777).toBe(0o1777);
+    const dir = join(tmp, '.rig', `compile-cache-${process.getuid?.() ?? 'user'}`);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(cacheFiles(dir)).toHaveLength(1);
     expect([...(await execOnce({ TMPDIR: tmp })).values()].every((outcome) => outcome === 'hit')).toBe(true);
+  });
+
+  it('a sandboxed command cannot plant code in it, though the temp directory is writable', { timeout: 60_000 }, async () => {
+    const tmp = fresh();
+    await execOnce({ TMPDIR: tmp });
+    const dir = join(tmp, '.rig', `compile-cache-${process.getuid?.() ?? 'user'}`);
+    const [name] = cacheFiles(dir);
+    const before = readFileSync(join(dir, name!));
+    mock.enqueue(
+      { toolCalls: [{ name: 'exec_command', arguments: { cmd: `echo planted > ${join(tmp, 'elsewhere')}; echo planted > ${join(dir, name!)}; echo planted > ${join(dir, 'new.cache')}; mkdir ${join(tmp, '.rig', 'compile-cache-other')}; true` } }] },
+      { text: 'done' },
+    );
+    const run = await runRig(['exec', '--json', '--sandbox', 'workspace-write', 'plant'], { cwd: repo, home, env: { TMPDIR: tmp } });
+    expect(run.code, run.stderr).toBe(0);
+    const outputs = (mock.requests.at(-1)!.body.input as { type: string; output?: unknown }[]).filter((item) => item.type.endsWith('call_output'));
+    const output = String(outputs.at(-1)?.output ?? '');
+    expect(existsSync(join(tmp, 'elsewhere')), output).toBe(true);
+    expect(readFileSync(join(dir, name!)).equals(before)).toBe(true);
+    expect(readdirSync(dir).filter((entry) => entry !== 'node')).toEqual([name]);
+    expect(readdirSync(join(tmp, '.rig'))).toEqual([`compile-cache-${process.getuid?.() ?? 'user'}`]);
   });
 });

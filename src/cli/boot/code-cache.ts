@@ -3,21 +3,54 @@
 // a classic script compiled with V8's cached data skips parsing and compiling (~35 ms of each
 // `rig exec` before its first request). The cache is an optimisation only: anything wrong with it
 // (missing, unreadable, unwritable, corrupt, made by another V8) means compiling as without it.
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const MAGIC = 'RIGCC1\n';
 const HEADER_OFFSET = MAGIC.length + 4;
 
-/** Where the cache of this build lives, or undefined when RIG_COMPILE_CACHE=0 turns it off. */
+/**
+ * Where the cache of this build lives, or undefined when RIG_COMPILE_CACHE=0 turns it off. Never
+ * next to the package (a global install is often read-only) nor in RIG_HOME (one per test): in the
+ * temp directory, as Node 22's own compile cache, but inside a `.rig` directory there. Cached data
+ * is code V8 runs unsandboxed, and the temp directory is writable for sandboxed commands; the
+ * sandbox keeps `.rig` directly under every writable root read-only (src/exec/sandbox/policy.ts),
+ * so a command cannot plant code for rig's next start.
+ */
 export function codeCacheFile(env: NodeJS.ProcessEnv, buildId: string): string | undefined {
   const setting = env['RIG_COMPILE_CACHE'];
   if (setting === '0') return undefined;
-  // Never next to the package (a global install is often read-only) nor in RIG_HOME (one per test):
-  // the temp directory, as Node 22's own compile cache.
-  const dir = setting ? resolve(setting) : join(tmpdir(), `rig-compile-cache-${process.getuid?.() ?? 'user'}`);
+  const dir = setting ? resolve(setting) : join(tmpdir(), '.rig', `compile-cache-${process.getuid?.() ?? 'user'}`);
   return join(dir, `${buildId}-${process.version}-${process.arch}.cache`);
+}
+
+/**
+ * Creates the cache directory before anything else runs: the sandbox protects `.rig` only when it
+ * exists as a command starts, so it must not be left for a command to create. The shared `.rig`
+ * is sticky and open to all, like the temp directory; each user's own folder is theirs alone.
+ */
+function prepareCacheDirectory(dir: string): void {
+  try {
+    lstatSync(dir);
+    return;
+  } catch {
+    // Missing: made below.
+  }
+  try {
+    const shared = dirname(dir);
+    if (basename(shared) === '.rig') {
+      try {
+        mkdirSync(shared, { mode: 0o1777 });
+        chmodSync(shared, 0o1777);
+      } catch {
+        // There already, or the temp directory is not writable: the cache is then simply not kept.
+      }
+    }
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // Unwritable: compiling without a cache.
+  }
 }
 
 export interface CompiledChunk {
@@ -28,10 +61,19 @@ export interface CompiledChunk {
   createCachedData(): Buffer;
 }
 
+/** The cache in `file`, its directory made if missing; undefined when that directory cannot be trusted. */
+export function openCodeCache(file: string): CodeCache | undefined {
+  const dir = dirname(file);
+  prepareCacheDirectory(dir);
+  return trustedDirectory(dir) ? new CodeCache(file) : undefined;
+}
+
 export class CodeCache {
   private readonly entries: Map<string, Buffer>;
+  readonly dir: string;
 
   constructor(private readonly file: string) {
+    this.dir = dirname(file);
     this.entries = readPack(file);
   }
 
@@ -61,7 +103,7 @@ export class CodeCache {
 function readPack(file: string): Map<string, Buffer> {
   const entries = new Map<string, Buffer>();
   try {
-    if (!trustedDirectory(join(file, '..'))) return entries;
+    if (!trustedDirectory(dirname(file))) return entries;
     const data = readFileSync(file);
     if (data.toString('latin1', 0, MAGIC.length) !== MAGIC) return entries;
     const headerLength = data.readUInt32LE(MAGIC.length);
@@ -88,7 +130,7 @@ function writePack(file: string, entries: Map<string, Buffer>): void {
   const prefix = Buffer.alloc(HEADER_OFFSET);
   prefix.write(MAGIC, 0, 'latin1');
   prefix.writeUInt32LE(headerBytes.length, MAGIC.length);
-  const dir = join(file, '..');
+  const dir = dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!trustedDirectory(dir)) return;
   // Many rig processes start at once (tests, sub-agents): each writes a file of its own and
@@ -111,12 +153,14 @@ function writePack(file: string, entries: Map<string, Buffer>): void {
 
 /**
  * Cached data is compiled code V8 runs as it is, so it is only read from a directory no other
- * user could have written to: ours, not a symlink, writable by us alone.
+ * user could have written to: ours, not a symlink, writable by us alone, in a parent that is not a
+ * symlink either (another user's `.rig` pointing at a directory of theirs).
  */
 function trustedDirectory(dir: string): boolean {
   if (typeof process.getuid !== 'function') return true;
   try {
     const stat = lstatSync(dir);
+    if (lstatSync(dirname(dir)).isSymbolicLink()) return false;
     return stat.isDirectory() && stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
   } catch {
     return false;
