@@ -5,7 +5,7 @@
 // (missing, unreadable, unwritable, corrupt, made by another V8) means compiling as without it.
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const MAGIC = 'RIGCC1\n';
 const HEADER_OFFSET = MAGIC.length + 4;
@@ -39,7 +39,7 @@ function prepareCacheDirectory(dir: string): void {
   }
   try {
     const shared = dirname(dir);
-    if (basename(shared) === '.rig') {
+    if (shared === join(tmpdir(), '.rig')) {
       try {
         mkdirSync(shared, { mode: 0o1777 });
         chmodSync(shared, 0o1777);
