@@ -1,7 +1,10 @@
-// Bundles the CLI into dist/ with code splitting, so a command only loads the rooms it uses.
-import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Bundles the CLI into dist/ with code splitting, so a command only loads the rooms it uses, and
+// turns every chunk into a classic script that dist/rig.js (src/cli/boot/) compiles with V8's code
+// cache: Node 20 caches no ES module compile, and compiling the ESM chunks was ~35 ms of each start.
+import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -23,38 +26,105 @@ const zodEnglishOnly = {
   },
 };
 
+// Native addons and wasm loaders stay in node_modules; everything else is bundled. `rig eval`'s
+// report renderer (vega, vega-lite) and queue (bullmq, ioredis) stay there too: they are imported
+// only by `rig eval report` and `--queue`/`rig worker`, and load their own files at run time.
+const EXTERNAL = ['better-sqlite3', '@lydell/node-pty', 'web-tree-sitter', 'tree-sitter-bash', 'vega', 'vega-lite', 'bullmq', 'ioredis'];
+
+// A classic script cannot run `import()` once it comes from a code cache (Node 20 loses the
+// script's import callback), so `import()` of a package outside the bundle becomes a call to the
+// loader's import function. Packages are marked here, and the mark replaced after bundling.
+const IMPORT_MARK = '__rig_import__:';
+const markExternalImports = {
+  name: 'mark-external-imports',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || args.path.startsWith('node:')) return undefined;
+      if (!EXTERNAL.some((name) => args.path === name || args.path.startsWith(`${name}/`))) return undefined;
+      return { path: `${IMPORT_MARK}${args.path}`, external: true };
+    });
+  },
+};
+
+const shared = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', define: { RIG_VERSION: JSON.stringify(pkg.version) }, logLevel: 'warning' };
+const esmRequireBanner = "import { createRequire as __rigCreateRequire } from 'node:module'; const require = __rigCreateRequire(import.meta.url);";
+
 // Chunk names are content hashes: clear old ones so dist/ holds only this build.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+mkdirSync(new URL('../dist', import.meta.url), { recursive: true });
 
-await build({
-  // The search worker is its own entry: the fallback search runs in a worker thread (src/tools/search/offthread.ts).
-  entryPoints: { rig: 'src/cli/main.ts', 'search-worker': 'src/tools/search/worker.ts' },
+const split = await build({
+  ...shared,
+  entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  // Native addons and wasm loaders stay in node_modules; everything else is bundled. `rig eval`'s
-  // report renderer (vega, vega-lite) and queue (bullmq, ioredis) stay there too: they are imported
-  // only by `rig eval report` and `--queue`/`rig worker`, and load their own files at run time.
-  external: ['better-sqlite3', '@lydell/node-pty', 'web-tree-sitter', 'tree-sitter-bash', 'vega', 'vega-lite', 'bullmq', 'ioredis'],
-  define: { RIG_VERSION: JSON.stringify(pkg.version) },
-  banner: { js: "import { createRequire as __rigCreateRequire } from 'node:module'; const require = __rigCreateRequire(import.meta.url);" },
+  // Inline, so the CommonJS step below maps its output back to src/ through it.
+  sourcemap: 'inline',
+  external: EXTERNAL,
+  plugins: [zodEnglishOnly, markExternalImports],
+  write: false,
+});
+
+// Each ES chunk becomes CommonJS: imports of other chunks turn into require() calls the loader
+// answers, `import()` of a chunk or a builtin into a require() in a promise, import.meta.url into
+// the chunk's own URL (the loader passes it).
+const chunks = [];
+for (const file of split.outputFiles) {
+  const markedImports = file.text.split(`import("${IMPORT_MARK}`).length - 1;
+  const text = file.text.replaceAll(`import("${IMPORT_MARK}`, '__rigImport("');
+  const out = await transform(text, {
+    format: 'cjs',
+    loader: 'js',
+    target: 'node20',
+    platform: 'node',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__rigImportMetaUrl' },
+    sourcemap: 'external',
+    sourcefile: basename(file.path),
+    logLevel: 'warning',
+  });
+  // The loader reads chunks as Latin-1 (no UTF-8 decoding). esbuild escapes non-ASCII characters
+  // in code; what remains is in comments, and an escape there changes nothing.
+  const code = out.code.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (out.code.split('__rigImport("').length - 1 !== markedImports) throw new Error(`build: an external import() in ${file.path} was lost`);
+  if (/\bimport\(/.test(code.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error(`build: ${file.path} still has an import() a cached script cannot run`);
+  writeFileSync(file.path, `${code}//# sourceMappingURL=${basename(file.path)}.map\n`);
+  writeFileSync(`${file.path}.map`, out.map);
+  chunks.push(code);
+}
+
+// The build id keys the code cache: a cache made for another build is never offered to V8.
+const buildId = createHash('sha256').update(chunks.join('\0')).digest('hex').slice(0, 16);
+
+// The entry Node loads (bin/rig.js imports it): answers --version, else runs dist/main.js.
+await build({
+  ...shared,
+  entryPoints: { rig: 'src/cli/boot/index.ts' },
+  outdir: 'dist',
+  format: 'esm',
+  define: { ...shared.define, RIG_BUILD_ID: JSON.stringify(buildId) },
+});
+
+// The search worker runs in a worker thread (src/tools/search/offthread.ts): a module of its own,
+// the chunks above being scripts only the loader runs.
+await build({
+  ...shared,
+  entryPoints: { 'search-worker': 'src/tools/search/worker.ts' },
+  outdir: 'dist',
+  format: 'esm',
+  external: EXTERNAL,
+  banner: { js: esmRequireBanner },
   plugins: [zodEnglishOnly],
-  logLevel: 'warning',
 });
 
 // zod is off the startup path: config and harness profiles load it synchronously, only when a
 // file fails their fast checks (src/config/lazy-zod.ts requires ./zod.cjs next to the chunks).
 await build({
+  ...shared,
   stdin: { contents: "export * from 'zod';", resolveDir: process.cwd(), loader: 'js' },
   outfile: 'dist/zod.cjs',
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
+  sourcemap: false,
   plugins: [zodEnglishOnly],
-  logLevel: 'warning',
 });

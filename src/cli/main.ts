@@ -1,14 +1,8 @@
-// Entry point. `--version` answers before anything else loads; every other command loads only the
-// rooms it needs (see program.ts), so startup stays close to bare Node.
+// Entry point of the bundle (dist/main.js, which dist/rig.js runs from V8's code cache; `--version`
+// is answered there before this loads). Every command loads only the rooms it needs (see
+// program.ts), so startup stays close to bare Node. No top-level await: the build turns each chunk
+// into a classic script, and a classic script cannot await at its top level.
 import { settleYoungGenerationAfterStartup } from './heap-settle.js';
 
-declare const RIG_VERSION: string;
-
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`rig ${RIG_VERSION}\n`);
-} else {
-  settleYoungGenerationAfterStartup();
-  const { runCli } = await import('./program.js');
-  await runCli(args);
-}
+settleYoungGenerationAfterStartup();
+import('./program.js').then(({ runCli }) => runCli(process.argv.slice(2)));

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
 import { runRig, tempDir, tempGitRepo, tempRigHome } from '../support/workspace.js';
 
-// ESM loads go through a load hook (the bundle's chunks), CommonJS ones through Module._load
-// (dist/zod.cjs or the zod package).
+// ESM loads go through a load hook (dist/rig.js, packages), the bundle's chunks through vm.Script
+// (dist/rig.js compiles them with the code cache), CommonJS ones through Module._load (dist/zod.cjs
+// or the zod package).
 const PRELOAD = `
 import { appendFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 const log = process.env.RIG_TEST_LOAD_LOG;
 register('data:text/javascript,' + encodeURIComponent(
   'import { appendFileSync } from "node:fs";' +
@@ -22,6 +24,14 @@ const original = Module._load;
 Module._load = function (request, ...rest) {
   appendFileSync(log, 'require:' + request + '\\n');
   return original.call(this, request, ...rest);
+};
+const vm = createRequire(import.meta.url)('node:vm');
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    if (options?.filename) appendFileSync(log, pathToFileURL(options.filename).href + '\\n');
+    super(code, options);
+  }
 };
 `;
 
@@ -63,6 +73,7 @@ describe('startup without zod', () => {
   it('a valid config and a built-in harness load no zod on the way to the answer', async () => {
     const { loaded } = await loadedModules('');
     expect(loaded.some((entry) => entry.endsWith('/dist/rig.js'))).toBe(true);
+    expect(loaded.some((entry) => entry.endsWith('/dist/main.js'))).toBe(true);
     expect(zodLoads(loaded)).toEqual([]);
   });
 

@@ -42,10 +42,17 @@ function env(): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-mock-secret-0123456789' };
 }
 
-/** A module-resolution hook that logs every bullmq/ioredis import of the process to `log`. */
+/**
+ * Hooks that log every bullmq/ioredis load of the process to `log`: imports through a resolve hook,
+ * require() (the bundle's chunks are CommonJS scripts) through Module._load.
+ */
 function importSpy(dir: string, log: string): string {
   writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  if (/^(bullmq|ioredis)(\\/|$)/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');\n  return next(specifier, context);\n}\n`);
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { appendFileSync } from 'node:fs';\nimport Module, { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n` +
+      `const load = Module._load;\nModule._load = function (request, ...rest) {\n  if (/^(bullmq|ioredis)(\\/|$)/.test(request)) appendFileSync(${JSON.stringify(log)}, request + '\\n');\n  return load.call(this, request, ...rest);\n};\n`,
+  );
   return join(dir, 'register.mjs');
 }
 

@@ -7,7 +7,7 @@ import {
   privilegedSockets,
   socketDirectories,
 } from '../../../src/exec/sandbox/bwrap.js';
-import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
+import { PROTECTED_NAMES, resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
 
 let s: Scratch;
@@ -15,6 +15,22 @@ beforeEach(() => {
   s = makeScratch();
 });
 afterEach(() => s.remove());
+
+/**
+ * Protected names the real /tmp holds. rig keeps its code cache in /tmp/.rig and makes it at its
+ * first start, which may come while this file runs: made here first, as rig makes it, so the list
+ * cannot change under the test.
+ */
+function tmpProtected(): string[] {
+  try {
+    fs.mkdirSync('/tmp/.rig', { mode: 0o1777 });
+    fs.chmodSync('/tmp/.rig', 0o1777);
+  } catch {
+    // There already (rig made it).
+  }
+  return PROTECTED_NAMES.map((name) => path.join('/tmp', name)).filter((entry) => fs.existsSync(entry)).sort();
+}
+const TMP_PROTECTED = tmpProtected();
 
 const NAMESPACES = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
 
@@ -84,6 +100,7 @@ describe('buildBwrapArgs', () => {
       '--ro-bind', '/', '/', '--dev', '/dev',
       '--bind', '/tmp', '/tmp',
       '--bind', s.ws, s.ws,
+      ...TMP_PROTECTED.flatMap((entry) => ['--ro-bind-try', entry, entry]),
       // .rig appeared after the policy was resolved: bound read-only as it is.
       '--ro-bind', path.join(s.ws, '.rig'), path.join(s.ws, '.rig'),
       '--ro-bind', path.join(s.ws, '.codex'), path.join(s.ws, '.codex'),

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
+import { PROTECTED_NAMES, resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import {
   SANDBOX_EXEC,
   buildSeatbeltArgs,
@@ -11,6 +11,22 @@ import {
 } from '../../../src/exec/sandbox/seatbelt.js';
 import { wrapCommand } from '../../../src/exec/sandbox/index.js';
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
+
+/**
+ * Protected names the real /tmp holds. rig keeps its code cache in /tmp/.rig and makes it at its
+ * first start, which may come while this file runs: made here first, as rig makes it, so the list
+ * cannot change under the test.
+ */
+function tmpProtected(): string[] {
+  try {
+    fs.mkdirSync('/tmp/.rig', { mode: 0o1777 });
+    fs.chmodSync('/tmp/.rig', 0o1777);
+  } catch {
+    // There already (rig made it).
+  }
+  return PROTECTED_NAMES.map((name) => path.join('/tmp', name)).filter((entry) => fs.existsSync(entry)).sort();
+}
+const TMP_PROTECTED = tmpProtected();
 
 let s: Scratch;
 beforeEach(() => {
@@ -81,23 +97,22 @@ describe('Seatbelt profile', () => {
     const { profile, params } = buildSeatbeltPolicy(
       resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, addDirs: [extra], networkAccess: true, excludeTmpdirEnvVar: true }),
     );
+    // /tmp's own protected names come first (rig's code cache lives in /tmp/.rig once rig has run).
+    const protectedPaths = [...TMP_PROTECTED, path.join(s.ws, '.rig'), path.join(s.ws, '.codex')];
+    const ws = TMP_PROTECTED.length;
     expect(params).toEqual([
       ['WRITABLE_ROOT_0', '/tmp'],
-      ['PROTECTED_0', path.join(s.ws, '.rig')],
-      ['PROTECTED_1', path.join(s.ws, '.codex')],
+      ...protectedPaths.map((entry, i) => [`PROTECTED_${i}`, entry]),
       ['WRITABLE_ROOT_1', extra],
       ['WRITABLE_ROOT_2', s.ws],
     ]);
+    const notUnder = (indices: number[]): string => indices.map((i) => `\n    (require-not (subpath (param "PROTECTED_${i}")))`).join('');
     expect(tail(profile)).toBe(
       '\n; writable roots, minus protected subpaths\n' +
         '(allow file-write*\n' +
-        '  (require-all (subpath (param "WRITABLE_ROOT_0"))\n' +
-        '    (require-not (subpath (param "PROTECTED_0")))\n' +
-        '    (require-not (subpath (param "PROTECTED_1"))))\n' +
+        `  (require-all (subpath (param "WRITABLE_ROOT_0"))${notUnder(protectedPaths.map((_, i) => i))})\n` +
         '  (subpath (param "WRITABLE_ROOT_1"))\n' +
-        '  (require-all (subpath (param "WRITABLE_ROOT_2"))\n' +
-        '    (require-not (subpath (param "PROTECTED_0")))\n' +
-        '    (require-not (subpath (param "PROTECTED_1")))))\n' +
+        `  (require-all (subpath (param "WRITABLE_ROOT_2"))${notUnder([ws, ws + 1])}))\n` +
         '\n; network access is enabled for this sandbox\n' +
         '(allow network-outbound)\n(allow network-inbound)\n(allow system-socket)\n' +
         '(allow mach-lookup\n' +

@@ -8,12 +8,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
 import { REPO_ROOT, runRig, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 
+// Modules go through the load hook, the bundle's chunks through vm.Script (dist/rig.js compiles
+// them with the code cache).
 const PRELOAD = `
-import { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 register('data:text/javascript,' + encodeURIComponent(
   'import { appendFileSync } from "node:fs";' +
   'export async function load(url, context, next) { appendFileSync(' + JSON.stringify(process.env.RIG_TEST_LOAD_LOG) + ', url + "\\\\n"); return next(url, context); }'
 ));
+const vm = createRequire(import.meta.url)('node:vm');
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    if (options?.filename) appendFileSync(process.env.RIG_TEST_LOAD_LOG, pathToFileURL(options.filename).href + '\\n');
+    super(code, options);
+  }
+};
 `;
 
 /** Markers that only the TUI's code contains. */
@@ -51,6 +63,7 @@ describe('the TUI is lazy-loaded', () => {
   it('rig exec loads none of it', async () => {
     const urls = await loaded(['exec', '--json', 'say done']);
     expect(urls.some((url) => url.endsWith('/dist/rig.js'))).toBe(true);
+    expect(urls.some((url) => url.endsWith('/dist/main.js'))).toBe(true);
     expect(tuiChunks(urls)).toEqual([]);
   });
 
