@@ -155,8 +155,22 @@ export function resolveSandboxPolicy(settings: SandboxSettings): SandboxPolicy {
     if (scan.removedTemps.length > 0) scanNotes.push(`removed ${scan.removedTemps.length} temp file(s) of interrupted edits under ${root.root}`);
     if (scan.truncated) scanNotes.push(`walk ${scan.truncated}: agent config deeper than that is not made read-only`);
   }
-  protectRigHome(writableRoots, rigHomeSetting, rigHome);
+  protectRigDirectory(writableRoots, rigHomeSetting, rigHome);
+  const cache = compileCacheDirectory(env);
+  if (cache !== undefined) protectRigDirectory(writableRoots, cache, realOrUndefined(cache));
   return { ...withHome, writableRoots, warnings, scanNotes };
+}
+
+/**
+ * Where rig keeps the V8 code cache of its bundle (src/cli/boot/code-cache.ts, which exec cannot
+ * import): compiled code rig runs, unsandboxed, at its next start. Its default place (`.rig` in
+ * the temp directory) is covered by the protected names, but not a TMPDIR nested in a writable
+ * root that is not itself one, nor a RIG_COMPILE_CACHE the user pointed somewhere writable.
+ */
+function compileCacheDirectory(env: NodeJS.ProcessEnv): string | undefined {
+  const setting = env['RIG_COMPILE_CACHE'] ?? process.env['RIG_COMPILE_CACHE'];
+  if (setting === '0') return undefined;
+  return setting ? path.resolve(setting) : path.join(os.tmpdir(), '.rig');
 }
 
 /** $RIG_HOME if set, else ~/.rig (the same rule as config's resolveRigHome, which exec cannot import). */
@@ -168,9 +182,10 @@ function defaultRigHome(env: NodeJS.ProcessEnv): string {
 
 /**
  * RIG_HOME inside a writable root (RIG_HOME=$(mktemp -d) puts it under /tmp) would let a command
- * rewrite the user's config and rules: bind it read-only, or keep it from being created.
+ * rewrite the user's config and rules, and the code cache the code rig runs: bind the directory
+ * read-only, or keep it from being created.
  */
-function protectRigHome(roots: WritableRoot[], configured: string, real: string | undefined): void {
+function protectRigDirectory(roots: WritableRoot[], configured: string, real: string | undefined): void {
   for (const root of roots) {
     if (real !== undefined) {
       if (isWithin(real, root.root) && !root.readOnlySubpaths.includes(real)) {

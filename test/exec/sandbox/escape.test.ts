@@ -25,6 +25,10 @@ let wwNetUnix: SandboxPolicy; // network on, allow_unix_sockets = true
 let roNet: SandboxPolicy; // read-only, network on
 let wwHome: SandboxPolicy; // /tmp writable, RIG_HOME inside it
 let wwNoHome: SandboxPolicy; // /tmp writable, RIG_HOME inside it but not created yet
+let wwCache: SandboxPolicy; // RIG_COMPILE_CACHE pointed into the workspace
+let wwNoCache: SandboxPolicy; // the same, not created yet
+let cacheDir = '';
+let missingCacheDir = '';
 let home = '';
 let missingHome = '';
 let abstractServer: net.Server;
@@ -74,6 +78,12 @@ beforeAll(async () => {
   roNet = resolveSandboxPolicy({ mode: 'read-only', cwd: s.ws, networkAccess: true });
   wwHome = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeTmpdirEnvVar: true, rigHome: home });
   wwNoHome = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, excludeTmpdirEnvVar: true, rigHome: missingHome });
+  cacheDir = path.join(s.ws, 'build', 'rig-cache');
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.writeFileSync(path.join(cacheDir, 'b1-v20-x64.cache'), 'RIGCC1\n');
+  missingCacheDir = path.join(s.ws, 'build', 'rig-cache-not-yet');
+  wwCache = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp, env: { ...process.env, RIG_COMPILE_CACHE: cacheDir } });
+  wwNoCache = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp, env: { ...process.env, RIG_COMPILE_CACHE: missingCacheDir } });
 
   abstractName = `rig-escape-${tag}`;
   abstractServer = net.createServer((socket) => {
@@ -383,6 +393,22 @@ const attempts_: Attempt[] = [
     policy: () => wwNoHome,
     script: () => `mkdir -p ${q(missingHome)} && echo x > ${q(path.join(missingHome, 'config.toml'))}`,
     verify: () => expectEmptyMountPoint(missingHome),
+  },
+  // The code cache is code rig runs unsandboxed at its next start (src/cli/boot/code-cache.ts).
+  {
+    name: 'RIG_COMPILE_CACHE in the workspace: plant code for rig\'s next start',
+    policy: () => wwCache,
+    script: () => `printf 'evil' > ${q(path.join(cacheDir, 'b1-v20-x64.cache'))}; printf 'evil' > ${q(path.join(cacheDir, 'b2-v20-x64.cache'))}`,
+    verify: () => {
+      expect(fs.readFileSync(path.join(cacheDir, 'b1-v20-x64.cache'), 'utf8')).toBe('RIGCC1\n');
+      expect(fs.readdirSync(cacheDir)).toEqual(['b1-v20-x64.cache']);
+    },
+  },
+  {
+    name: 'RIG_COMPILE_CACHE not created yet: create it with a cache file',
+    policy: () => wwNoCache,
+    script: () => `mkdir -p ${q(missingCacheDir)} && printf 'evil' > ${q(path.join(missingCacheDir, 'b1-v20-x64.cache'))}`,
+    verify: () => expectEmptyMountPoint(missingCacheDir),
   },
   // Agent config below the top level, present at start (hole 2).
   {
