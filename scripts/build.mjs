@@ -97,10 +97,24 @@ for (const file of split.outputFiles) {
 // The build id keys the code cache: a cache made for another build is never offered to V8.
 const buildId = createHash('sha256').update(chunks.join('\0')).digest('hex').slice(0, 16);
 
-// The entry Node loads (bin/rig.js imports it): answers --version, else runs dist/main.js.
+// The entry Node loads (bin/rig.js imports it): answers --version, else imports dist/boot.js, the
+// loader that runs dist/main.js from the code cache.
+const bootStaysApart = {
+  name: 'boot-stays-apart',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/boot\.js$/ }, () => ({ path: './boot.js', external: true }));
+  },
+};
 await build({
   ...shared,
   entryPoints: { rig: 'src/cli/boot/index.ts' },
+  outdir: 'dist',
+  format: 'esm',
+  plugins: [bootStaysApart],
+});
+await build({
+  ...shared,
+  entryPoints: { boot: 'src/cli/boot/boot.ts' },
   outdir: 'dist',
   format: 'esm',
   define: { ...shared.define, RIG_BUILD_ID: JSON.stringify(buildId) },

@@ -1,27 +1,10 @@
-// dist/rig.js, the module bin/rig.js imports: answers `--version` before anything else loads, and
-// runs the bundle (dist/main.js and the chunks it needs) from V8's code cache (code-cache.ts).
-import nodeModule from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ChunkLoader } from './chunk-loader.js';
-import { codeCacheFile, openCodeCache } from './code-cache.js';
-
+// dist/rig.js, the module bin/rig.js imports: answers `--version` before anything else loads (the
+// loader's own modules, node:vm and node:module among them, cost ~10 ms), else runs dist/boot.js.
 declare const RIG_VERSION: string;
-declare const RIG_BUILD_ID: string;
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`rig ${RIG_VERSION}\n`);
 } else {
-  const dist = dirname(fileURLToPath(import.meta.url));
-  const file = codeCacheFile(process.env, RIG_BUILD_ID);
-  const cache = file ? openCodeCache(file) : undefined;
-  // Node 22.1+ caches the compile of real modules too (this one, the packages rig imports).
-  const enableCompileCache = (nodeModule as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
-  if (cache && typeof enableCompileCache === 'function') enableCompileCache(join(cache.dir, 'node'));
-  // `import()` here, in a real module: a script compiled from cached data cannot import.
-  const loader = new ChunkLoader(dist, cache, (specifier) => import(specifier));
-  // Written at exit, when the run has compiled what it needed: off the way to the first request.
-  if (cache) process.once('exit', () => cache.save(loader.chunks()));
-  loader.load('main.js');
+  await import('./boot.js');
 }
