@@ -2,7 +2,4 @@
 // is answered there before this loads). Every command loads only the rooms it needs (see
 // program.ts), so startup stays close to bare Node. No top-level await: the build turns each chunk
 // into a classic script, and a classic script cannot await at its top level.
-import { settleYoungGenerationAfterStartup } from './heap-settle.js';
-
-settleYoungGenerationAfterStartup();
 import('./program.js').then(({ runCli }) => runCli(process.argv.slice(2)));

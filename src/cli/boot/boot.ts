@@ -3,12 +3,14 @@
 import nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keepYoungGenerationSmall } from '../heap-settle.js';
 import { ChunkLoader } from './chunk-loader.js';
 import { codeCacheFile, openCodeCache } from './code-cache.js';
 
 declare const RIG_BUILD_ID: string;
 
 {
+  keepYoungGenerationSmall();
   const dist = dirname(fileURLToPath(import.meta.url));
   const file = codeCacheFile(process.env, RIG_BUILD_ID);
   const cache = file ? openCodeCache(file) : undefined;
