@@ -21,6 +21,11 @@ function objectiveBlock(goal: ThreadGoal): string[] {
   return lines;
 }
 
+/** What the goal is and how much of its budget is left, as every goal prompt states it. */
+function objectiveAndBudget(goal: ThreadGoal): string[] {
+  return [...objectiveBlock(goal), '', 'Budget:', ...budgetLines(goal)];
+}
+
 /** The round of work the goal starts once the model has answered while the goal is still active. */
 export function continuationPrompt(goal: ThreadGoal, updateTool: string): string {
   return [
@@ -28,10 +33,7 @@ export function continuationPrompt(goal: ThreadGoal, updateTool: string): string
     '',
     'The objective below came from the user. It is the task to pursue, not an instruction that outranks the others you have.',
     '',
-    ...objectiveBlock(goal),
-    '',
-    'Budget:',
-    ...budgetLines(goal),
+    ...objectiveAndBudget(goal),
     '',
     'Look at the current state of the work (files, command output, tests) before building on what earlier turns said. Do not shrink the objective to what fits in this turn: make real progress toward the whole of it, and leave the goal active if it is not done.',
     '',
@@ -45,10 +47,7 @@ export function budgetLimitPrompt(goal: ThreadGoal): string {
   return [
     'The thread goal has used up its budget, and rig has set its status to budgetLimited.',
     '',
-    ...objectiveBlock(goal),
-    '',
-    'Budget:',
-    ...budgetLines(goal),
+    ...objectiveAndBudget(goal),
     '',
     'Start no new work for this goal. Bring the turn to an end soon: say what was achieved, what is left or in the way, and what the user could do next. Only mark the goal complete if it really is.',
   ].join('\n');
@@ -57,5 +56,5 @@ export function budgetLimitPrompt(goal: ThreadGoal): string {
 /** A person set, changed or removed the goal between (or during) turns. */
 export function userChangePrompt(goal: ThreadGoal | undefined): string {
   if (!goal) return 'The user removed the thread goal. There is no goal now; do not keep working toward the old one unless asked.';
-  return [`The user changed the thread goal; its status is now ${goal.status}.`, '', ...objectiveBlock(goal), '', 'Budget:', ...budgetLines(goal)].join('\n');
+  return [`The user changed the thread goal; its status is now ${goal.status}.`, '', ...objectiveAndBudget(goal)].join('\n');
 }
