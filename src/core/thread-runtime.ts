@@ -10,7 +10,7 @@ import { resolveProvider, type ProviderInfo } from '../model/index.js';
 import { autoCompactLimit } from '../context/index.js';
 import { detectUserShell } from '../exec/shell.js';
 import { ProcessScope } from '../exec/process-groups.js';
-import { defaultBackend, prewarmBwrapDiagnosis, type SandboxMode } from '../exec/sandbox/index.js';
+import { prewarmSandbox } from '../exec/sandbox/index.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
 import { ApprovalCache, ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
@@ -266,7 +266,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     },
     onContextOverflow: (target) => compactWithHooks(target, 'auto').then((result) => result.status === 'completed'),
     compact: (target) => compactWithHooks(target, 'manual'),
-    ...(needsBwrapProbe(safety.sandbox.mode, safety.yolo) ? { warmUp: prewarmBwrapDiagnosis } : {}),
+    ...(safety.yolo ? {} : { warmUp: () => prewarmSandbox(safety.sandbox.mode) }),
   };
   const notices = webSearch.unavailable
     ? [`web search is off for this thread: ${webSearch.unavailable}`]
@@ -293,9 +293,4 @@ async function compactAround(hooks: ThreadHooks | undefined, trigger: 'manual' |
     await fireSessionStart(hooks, 'compact');
   }
   return result;
-}
-
-/** A thread whose commands run under bubblewrap: its probe can run while the model answers. */
-function needsBwrapProbe(mode: SandboxMode, yolo: boolean): boolean {
-  return mode !== 'danger-full-access' && !yolo && defaultBackend() === 'bwrap';
 }

@@ -3,7 +3,7 @@
 import nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keepYoungGenerationSmall } from '../heap-settle.js';
+import { keepYoungGenerationSmall } from './young-generation.js';
 import { ChunkLoader } from './chunk-loader.js';
 import { codeCacheFile, openCodeCache } from './code-cache.js';
 

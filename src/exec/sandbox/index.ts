@@ -4,8 +4,8 @@
 // sandboxed never runs unsandboxed by accident.
 import fs from 'node:fs';
 import { buildBwrapInvocation } from './bwrap.js';
-import { bwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
-import type { SandboxPolicy } from './policy.js';
+import { bwrapDiagnosis, prewarmBwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
+import type { SandboxMode, SandboxPolicy } from './policy.js';
 import { SANDBOX_EXEC, buildSeatbeltArgs } from './seatbelt.js';
 import { openSeccompDescriptor, seccompProgram, type SeccompDescriptor, type SeccompKind } from './seccomp.js';
 
@@ -155,6 +155,14 @@ function wrapWithBwrap(
     env: { ...env, RIG_SANDBOX: 'bwrap' },
     cleanup: () => seccomp?.close(),
   };
+}
+
+/**
+ * Starts what the first sandboxed command of `mode` would wait for, in the background: the
+ * bubblewrap probe. Nothing to do where the mode runs commands bare or the backend needs no probe.
+ */
+export function prewarmSandbox(mode: SandboxMode, platform: NodeJS.Platform = process.platform): void {
+  if (mode !== 'danger-full-access' && defaultBackend(platform) === 'bwrap') prewarmBwrapDiagnosis();
 }
 
 /** Which filter a policy needs: network off, host UNIX sockets off (network on), or none. */

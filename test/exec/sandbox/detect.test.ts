@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bwrapDiagnosis, bwrapDiagnosisReady, diagnoseBwrap, diagnoseBwrapAsync, findBwrap, prewarmBwrapDiagnosis, resetBwrapDiagnosis, type BwrapDiagnosis } from '../../../src/exec/sandbox/detect.js';
 import { sandboxDoctorReport } from '../../../src/exec/sandbox/doctor.js';
-import { SandboxUnavailableError, wrapCommand } from '../../../src/exec/sandbox/index.js';
+import { SandboxUnavailableError, prewarmSandbox, wrapCommand } from '../../../src/exec/sandbox/index.js';
 import { resolveSandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import { makeScratch, type Scratch } from './helpers.js';
 
@@ -52,7 +52,7 @@ describe('diagnoseBwrap', () => {
   it('prewarmed, the first command takes the background result instead of probing again', async () => {
     resetBwrapDiagnosis();
     try {
-      prewarmBwrapDiagnosis();
+      prewarmSandbox('workspace-write', 'linux');
       prewarmBwrapDiagnosis();
       const ready = await bwrapDiagnosisReady();
       expect(ready).toMatchObject({ ok: true, bwrapPath: '/usr/bin/bwrap' });
