@@ -29,6 +29,21 @@ export { DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './baseline.j
 const MAX_WATCHED_CHANGES = 4096;
 /** A barrier not seen within this long means the watches cannot be trusted: scan instead. */
 const BARRIER_TIMEOUT_MS = 5_000;
+/** Barriers that can be in flight at once without creating a file (two per running command). */
+const BARRIER_FILES = 4;
+
+interface BarrierFile {
+  name: string;
+  fd: number;
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // Already closed or never valid: nothing left to release.
+  }
+}
 
 export interface TrackerOptions {
   /** Absolute folders whose files are tracked (the writable roots; never / or /tmp). */
@@ -72,6 +87,9 @@ export class WorkspaceTracker {
   private readonly barrierDir: string;
   private barrierWaiters = new Map<string, () => void>();
   private barrierCount = 0;
+  /** Barrier files made before the watch began, not in use by a barrier now (see barrier()). */
+  private idleBarrierFiles: BarrierFile[] = [];
+  private readonly barrierFiles: BarrierFile[] = [];
   private windowCount = 0;
   private watching = false;
   private closed = false;
@@ -296,6 +314,13 @@ export class WorkspaceTracker {
   private startWatching(required: boolean): void {
     try {
       fs.mkdirSync(this.barrierDir, { recursive: true });
+      // Made before the folder is watched, so their creation is never reported: from then on a
+      // barrier's one-byte write is the only event each of them produces.
+      for (let i = 0; i < BARRIER_FILES; i++) {
+        const name = `p${i}`;
+        this.barrierFiles.push({ name, fd: fs.openSync(path.join(this.barrierDir, name), 'w') });
+      }
+      this.idleBarrierFiles = [...this.barrierFiles];
       this.watchDir(this.barrierDir, true);
       for (const dir of this.dirs) this.watchDir(dir, false);
       this.watching = true;
@@ -342,28 +367,45 @@ export class WorkspaceTracker {
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     this.watching = false;
+    for (const file of this.barrierFiles.splice(0)) closeQuietly(file.fd);
+    this.idleBarrierFiles = [];
   }
 
-  /** Resolves true once every change made before the call has been delivered by the watches. */
+  /**
+   * Resolves true once every change made before the call has been delivered by the watches: the
+   * barrier's own event is queued after them (one inotify queue per process, read in order).
+   *
+   * A barrier runs before and after every command, so the common case is cheap: a one-byte write
+   * to an idle file made before the watch began (microseconds, no file created). Its name is not
+   * reused until its event was seen, so inotify never merges two barriers' events into one. More
+   * barriers at once than there are such files (parallel commands) create a file of a unique name.
+   */
   private barrier(): Promise<boolean> {
-    const name = `b${++this.barrierCount}`;
+    const file = this.idleBarrierFiles.pop();
+    const name = file?.name ?? `b${++this.barrierCount}`;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.barrierWaiters.delete(name);
-        resolve(false);
-      }, BARRIER_TIMEOUT_MS);
-      this.barrierWaiters.set(name, () => {
+      const settle = (seen: boolean): void => {
         clearTimeout(timer);
         this.barrierWaiters.delete(name);
-        // Off the main thread: a barrier runs before and after every command.
+        if (file && seen) this.idleBarrierFiles.push(file);
+        resolve(seen);
+      };
+      const timer = setTimeout(() => settle(false), BARRIER_TIMEOUT_MS);
+      if (file) {
+        this.barrierWaiters.set(name, () => settle(true));
+        try {
+          fs.writeSync(file.fd, 'x', 0);
+        } catch {
+          settle(false);
+        }
+        return;
+      }
+      this.barrierWaiters.set(name, () => {
+        settle(true);
         fs.unlink(path.join(this.barrierDir, name), () => {});
-        resolve(true);
       });
       fs.writeFile(path.join(this.barrierDir, name), '', (error) => {
-        if (!error) return;
-        clearTimeout(timer);
-        this.barrierWaiters.delete(name);
-        resolve(false);
+        if (error) settle(false);
       });
     });
   }

@@ -71,6 +71,34 @@ describe.each(['watch', 'scan'] as const)('the shell-write tracker (%s)', (mode)
   });
 });
 
+describe('the watching tracker\'s barriers', () => {
+  test('many commands in a row each report only their own write, and the watch holds', async () => {
+    const { ws, store } = workspace({ 'seed.txt': 'seed\n' });
+    const t = await tracker(ws, store, 'watch');
+    for (let i = 0; i < 12; i++) {
+      const w = await t.beginCommand();
+      sh(ws, `printf ${i} > f${i}.txt`);
+      const { changes } = await t.endCommand(w);
+      expect(changes.map((c) => c.path)).toEqual([join(ws, `f${i}.txt`)]);
+    }
+    expect(t.mode).toBe('watch');
+  });
+
+  test('more commands at once than barrier files: none waits for a lost event, none falls back to scanning', async () => {
+    const { ws, store } = workspace({ 'seed.txt': 'seed\n' });
+    const t = await tracker(ws, store, 'watch');
+    const started = Date.now();
+    const windows = await Promise.all(Array.from({ length: 7 }, () => t.beginCommand()));
+    sh(ws, 'for i in 0 1 2 3 4 5 6; do printf $i > g$i.txt; done');
+    const results = await Promise.all(windows.map((w) => t.endCommand(w)));
+    // Every write is reported once, by one of the windows that were open while it happened.
+    expect(results.flatMap(({ changes }) => changes.map((c) => c.path)).sort()).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => join(ws, `g${i}.txt`)));
+    expect(t.mode).toBe('watch');
+    // A lost barrier event would cost its 5 s timeout and turn watching off.
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
+
 async function turnWithToolsAndSed(ws: string, dir: string) {
   const store = CheckpointStore.open(dir);
   const t = await tracker(ws, join(dir, 'tracker'), 'watch');
