@@ -96,7 +96,7 @@ export async function commitFileEdits(edits: readonly FileEdit[], options: Commi
       }));
       for (const step of steps) pinStep(step, pins, createdDirs);
       for (const step of steps) if (step.kind === 'write') stage(step, pins);
-      for (const step of steps) perform(step, pins);
+      steps.forEach((step, index) => perform(step, pins, index === steps.length - 1));
     } catch (error) {
       const problems = rollBack(steps, createdDirs, pins);
       const message = error instanceof FileCommitError ? error.message : String((error as Error).message ?? error);
@@ -380,9 +380,23 @@ function stage(step: WriteStep, pins: DirectoryPins): void {
   }
 }
 
-function perform(step: Step, pins: DirectoryPins): void {
+/**
+ * The last step keeps no backup: nothing after it can fail, so the old file is never needed again,
+ * and a rename over it (or an unlink) is atomic on its own. That is one edit's whole commit, and
+ * it saves the link and the unlink of a backup on every single-file edit.
+ */
+function perform(step: Step, pins: DirectoryPins, last: boolean): void {
   const { dir, name } = split(step.target);
   const at = (entry: string): string => pins.entry(dir, entry);
+  if (step.kind === 'remove' && last) {
+    try {
+      fs.unlinkSync(at(name));
+    } catch (error) {
+      throw new FileCommitError(`Failed to delete file ${step.path}: ${(error as Error).message}`, step.path);
+    }
+    step.done = true;
+    return;
+  }
   if (step.kind === 'remove') {
     const backup = siblingName(name, 'bak');
     try {
@@ -395,7 +409,7 @@ function perform(step: Step, pins: DirectoryPins): void {
     return;
   }
   try {
-    if (step.existed) {
+    if (step.existed && !last) {
       // Keep the old file under a second name until everything has succeeded. A hard link
       // keeps the target present the whole time; where links are unsupported, move it aside.
       const backup = siblingName(name, 'bak');
@@ -437,7 +451,7 @@ function rollBack(steps: readonly Step[], createdDirs: readonly CreatedDir[], pi
     if (step.backup) {
       const backup = step.backup;
       attempt(`restore ${step.path} from ${path.join(dir, backup)}`, () => fs.renameSync(at(backup), at(name)));
-    } else if (step.kind === 'write' && step.done) {
+    } else if (step.kind === 'write' && step.done && !step.existed) {
       attempt(`remove ${step.path}`, () => fs.rmSync(at(name), { force: true }));
     }
   }
