@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { detectUserShell, buildShellArgv } from '../src/exec/shell.js';
+import { UNIFIED_EXEC_ENV } from '../src/exec/unified-exec.js';
 import { startMockProvider, type MockProvider, type MockTurn } from '../test/support/mock-provider/index.js';
 import { assertExit, median, medianOf, repeat, timeProcess, type ProcessRun } from './measure.js';
 import type { Metric } from './report.js';
@@ -41,13 +42,19 @@ async function runSession(env: BenchEnv, mock: MockProvider, steps: number, tool
   return { ...run, home };
 }
 
-/** What a command costs without an agent: the shell rig would use running it, spawned from Node (median of runs). */
+/**
+ * What a command costs without an agent: the shell rig would use running it, spawned from Node
+ * (median of runs), with the variables exec_command gives every command (Codex gives the same
+ * set). They are the command's own cost: with LC_ALL=C.UTF-8 bash loads locale data at start,
+ * ~0.3-0.9 ms here, which any agent that sets them pays and no harness can save.
+ */
 export async function bareCommandMs(command: string, cwd: string, env: NodeJS.ProcessEnv, runs: number): Promise<number> {
   const shell = detectUserShell(env);
   const argv = buildShellArgv(shell, command, false);
+  const commandEnv = { ...env, ...UNIFIED_EXEC_ENV };
   const times = await repeat(runs, () => new Promise<number>((resolve, reject) => {
     const startedAt = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: 'ignore' });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env: commandEnv, stdio: 'ignore' });
     child.on('error', reject);
     child.on('close', () => resolve(performance.now() - startedAt));
   }));

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   bindProfileTools,
   builtinProfileDir,
@@ -22,7 +22,9 @@ const ALL_IDS = [
 const INSTANCE_TEMPLATES = ['mini-swe-agent', 'swe-agent', 'swe-agent-fc', 'terminus-2'];
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'rig-harness-'));
+  const dir = mkdtempSync(join(tmpdir(), 'rig-harness-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 function minimalProfile(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { onTestFinished } from 'vitest';
 import type { TodoEntry } from '../../../src/protocol/index.js';
 import type { ExecOutcome, ExecRequest, FileEdit, ToolContext, ToolSpec } from '../../../src/tools/spec.js';
 
@@ -18,6 +19,8 @@ export interface FakeContext extends ToolContext {
 
 export function fakeContext(options: { exec?: (request: ExecRequest) => ExecOutcome } = {}): FakeContext {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'rig-htools-')));
+  // Every harness-tool test makes one of these; left behind they pile up in /tmp by the thousand.
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const execCalls: ExecRequest[] = [];
   const applied: FileEdit[][] = [];
   const plans: TodoEntry[][] = [];
