@@ -20,9 +20,9 @@
 // server of their own over a named socket. `sandbox_workspace_write.allow_unix_sockets = true`
 // (user config only) turns the filter off; the daemon sockets masked in bwrap.ts stay hidden.
 //
-// Each filter is written into an unnamed file (O_TMPFILE) for every command and read by the
-// trampoline through /proc/<rig pid>/fd/<n>, so no path another process could rewrite is ever
-// used; the file disappears with its last descriptor.
+// Each filter is written into an unnamed file (O_TMPFILE), one per kind for the rig process (see
+// defaultSeccomp in index.ts), and read by the trampoline through /proc/<rig pid>/fd/<n>, so no
+// path another process could rewrite is ever used; the file disappears with its last descriptor.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

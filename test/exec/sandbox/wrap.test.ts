@@ -41,7 +41,7 @@ describe('wrapCommand on linux', () => {
     expect(closed).toBe(1);
   });
 
-  it('the real filter is an unnamed file: its path is this process\'s descriptor, closed by cleanup', () => {
+  it('the real filter is an unnamed file, this process\'s descriptor, shared by commands and replaced when rewritten', () => {
     const policy = resolveSandboxPolicy({ mode: 'workspace-write', cwd: s.ws, ...noTmp });
     const w = wrapCommand(policy, ['true'], s.ws, 'linux', 'bwrap', { diagnosis: working });
     const descriptor = w.argv[3]!;
@@ -50,8 +50,18 @@ describe('wrapCommand on linux', () => {
     const target = fs.readlinkSync(descriptor);
     expect(fs.existsSync(target.replace(/ \(deleted\)$/, ''))).toBe(false);
     expect(fs.readFileSync(descriptor)).toEqual(seccompProgram('network-off'));
+    // A command's cleanup leaves it open for the next command, which gets the same file.
     w.cleanup();
-    expect(fs.existsSync(descriptor)).toBe(false);
+    expect(fs.readFileSync(descriptor)).toEqual(seccompProgram('network-off'));
+    expect(wrapCommand(policy, ['true'], s.ws, 'linux', 'bwrap', { diagnosis: working }).argv[3]).toBe(descriptor);
+    // Rewritten from outside (root may, despite its mode): the next command gets a fresh, right one.
+    if (process.getuid?.() !== 0) {
+      expect(() => fs.writeFileSync(descriptor, Buffer.alloc(16))).toThrow(/EACCES/);
+      return;
+    }
+    fs.writeFileSync(descriptor, Buffer.alloc(16));
+    const next = wrapCommand(policy, ['true'], s.ws, 'linux', 'bwrap', { diagnosis: working }).argv[3]!;
+    expect(fs.readFileSync(next)).toEqual(seccompProgram('network-off'));
   });
 
   it('network on: the host-sockets filter; allow_unix_sockets drops it; a PTY run keeps its session', () => {
