@@ -39,7 +39,9 @@ export function detectImplicitPatch(commandOrArgv: string | readonly string[]): 
   if (typeof commandOrArgv === 'string') candidate = commandOrArgv;
   else if (commandOrArgv.length === 1) candidate = commandOrArgv[0];
   else candidate = shellScriptOf(commandOrArgv);
-  if (candidate === undefined) return null;
+  // Every shell command comes here; a failed parse builds an error with a stack. No patch parses
+  // without its first line, so a script without it is not one.
+  if (candidate === undefined || !candidate.includes('*** Begin Patch')) return null;
   try {
     parsePatch(candidate);
     return IMPLICIT_PATCH_MESSAGE;
