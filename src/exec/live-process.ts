@@ -18,6 +18,8 @@ export interface WrappedArgv {
   env?: Record<string, string>;
   /** Called once after the process finished (or failed to start). */
   cleanup?: () => void;
+  /** Open descriptors the child gets as fd 3, 4, ... (pipes only: a PTY cannot pass them). */
+  descriptors?: number[];
 }
 
 /**
@@ -33,11 +35,11 @@ export type ArgvWrapper = (
 export function applyWrapper(
   options: StartOptions,
   tty: boolean,
-): { argv: string[]; env: Record<string, string | undefined>; cleanup: () => void } {
+): { argv: string[]; env: Record<string, string | undefined>; cleanup: () => void; descriptors: number[] } {
   const baseEnv = options.env ?? process.env;
-  if (!options.wrap) return { argv: options.argv, env: baseEnv, cleanup: noop };
+  if (!options.wrap) return { argv: options.argv, env: baseEnv, cleanup: noop, descriptors: [] };
   const wrapped = options.wrap(options.argv, { cwd: options.cwd, tty });
-  if (Array.isArray(wrapped)) return { argv: wrapped, env: baseEnv, cleanup: noop };
+  if (Array.isArray(wrapped)) return { argv: wrapped, env: baseEnv, cleanup: noop, descriptors: [] };
   let cleaned = false;
   const cleanup = (): void => {
     if (cleaned) return;
@@ -52,6 +54,7 @@ export function applyWrapper(
     argv: wrapped.argv,
     env: wrapped.env ? { ...baseEnv, ...wrapped.env } : baseEnv,
     cleanup,
+    descriptors: wrapped.descriptors ?? [],
   };
 }
 

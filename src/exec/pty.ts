@@ -37,11 +37,15 @@ const KILL_GRACE_MS = 250;
  */
 export async function startPtyProcess(options: StartOptions): Promise<LiveProcess> {
   const pty = await loadPty();
-  const { argv, env: wrappedEnv, cleanup } = applyWrapper(options, true);
+  const { argv, env: wrappedEnv, cleanup, descriptors } = applyWrapper(options, true);
   const program = argv[0];
   if (!program) {
     cleanup();
     throw new Error('Cannot run an empty command: the argv has no program.');
+  }
+  if (descriptors.length > 0) {
+    cleanup();
+    throw new Error('A PTY cannot pass extra descriptors to the command: the wrapper must not ask for them when it wraps for a terminal.');
   }
   // The pty helper reports a missing directory only as text on the terminal; say it plainly.
   if (!isDirectory(options.cwd)) {

@@ -124,7 +124,7 @@ export async function runProcess(options: RunOptions): Promise<RunResult> {
 
 /** Start a child with piped stdout/stderr in its own process group. */
 export async function startPipeProcess(options: StartOptions): Promise<LiveProcess> {
-  const { argv, env, cleanup } = applyWrapper(options, false);
+  const { argv, env, cleanup, descriptors } = applyWrapper(options, false);
   const program = argv[0];
   if (!program) {
     cleanup();
@@ -137,7 +137,7 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     cwd: options.cwd,
     env,
     detached: true,
-    stdio: [stdinMode, 'pipe', 'pipe'],
+    stdio: [stdinMode, 'pipe', 'pipe', ...descriptors],
   });
   if (child.pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));

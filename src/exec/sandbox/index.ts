@@ -19,6 +19,8 @@ export interface WrappedCommand {
   env: Record<string, string>;
   /** Call after the process exited (closes the filter's descriptor, releases mount points). Idempotent. */
   cleanup: () => void;
+  /** With `descriptors` asked for: the child's fd 3 onward (the seccomp filter for bwrap). */
+  descriptors?: number[];
 }
 
 export interface WrapOptions {
@@ -30,6 +32,11 @@ export interface WrapOptions {
   seccomp?: (kind: SeccompKind) => SeccompDescriptor | undefined | null;
   /** Daemon sockets to hide (bwrap); defaults to the built-in list of privileged ones. */
   maskSockets?: readonly string[];
+  /**
+   * The caller spawns with pipes and places `WrappedCommand.descriptors` at fd 3 onward, so bwrap
+   * gets its filter directly: no sh trampoline, one exec less per command (~1 ms measured).
+   */
+  descriptors?: boolean;
 }
 
 export class SandboxUnavailableError extends Error {
@@ -142,9 +149,40 @@ function wrapWithBwrap(
     seccomp?.close();
     throw error;
   }
-  // bwrap reads the filter from a descriptor; a one-line sh opens it, so the process layer (pipes
-  // or a PTY, which cannot pass extra descriptors) needs no special support. The path is rig's own
-  // descriptor of an unnamed file: nothing outside rig can name or rewrite it.
+  // bwrap reads the filter from a descriptor. A caller that places descriptors gets a fresh one of
+  // its own (offset 0; bwrap reads to the end); otherwise (a PTY cannot pass them) a one-line sh
+  // opens it. The path is rig's own descriptor of an unnamed file: nothing outside rig can name it.
+  if (seccomp && options.descriptors && options.tty !== true) {
+    let filter: number;
+    try {
+      filter = fs.openSync(seccomp.path, 'r');
+    } catch (error) {
+      seccomp.close();
+      throw new SandboxUnavailableError(
+        `The sandbox's seccomp filter could not be opened, so the command was not run: ${(error as Error).message}`,
+        'bwrap',
+        'Make the temp directory ($TMPDIR or /tmp) writable for rig.',
+      );
+    }
+    let closed = false;
+    return {
+      argv: [diagnosis.bwrapPath, ...invocation.args],
+      sandboxed: true,
+      backend: 'bwrap',
+      env: { ...env, RIG_SANDBOX: 'bwrap' },
+      descriptors: [filter],
+      cleanup: () => {
+        seccomp?.close();
+        if (closed) return;
+        closed = true;
+        try {
+          fs.closeSync(filter);
+        } catch {
+          // Already closed.
+        }
+      },
+    };
+  }
   const wrapped = seccomp
     ? ['/bin/sh', '-c', `exec ${SECCOMP_FD}<"$0" && exec "$@"`, seccomp.path, diagnosis.bwrapPath, ...invocation.args]
     : [diagnosis.bwrapPath, ...invocation.args];

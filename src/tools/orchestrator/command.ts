@@ -151,7 +151,7 @@ class CommandRuntime implements Runtime<ExecOutcome> {
       ? (command, context) =>
           wrapCommand(options.sandbox, command, context.cwd, options.platform, undefined, {
             ...options.wrapOptions,
-            ...(context.tty ? { tty: true } : {}),
+            ...(context.tty ? { tty: true } : { descriptors: true }),
           })
       : undefined;
     const onOutput = (chunk: Buffer) =>

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSandboxPolicy, type SandboxPolicy } from '../../../src/exec/sandbox/policy.js';
 import { makeScratch, noTmp, type Scratch } from './helpers.js';
-import type { WrapOptions } from '../../../src/exec/sandbox/index.js';
+import { wrapCommand, type WrapOptions } from '../../../src/exec/sandbox/index.js';
 import { fingerprint, runSandboxed, type RunResult } from './run-sandboxed.js';
 import { networkOffSeccompProgram } from '../../../src/exec/sandbox/seccomp.js';
 
@@ -475,6 +475,21 @@ describe('sandbox escape suite (real bubblewrap)', () => {
       blocked++;
     });
   }
+});
+
+describe('the seccomp filter reaches bwrap both ways', () => {
+  it('as fd 3 from the process layer (pipes) and through the sh trampoline (a PTY cannot pass descriptors)', async () => {
+    const before = unixConnections;
+    for (const descriptors of [true, false]) {
+      const wrapped = wrapCommand(ww, ['true'], ww.cwd, 'linux', 'bwrap', { descriptors });
+      expect(wrapped.argv[0] === '/bin/sh', `descriptors ${descriptors}`).toBe(!descriptors);
+      expect(wrapped.descriptors?.length ?? 0).toBe(descriptors ? 1 : 0);
+      wrapped.cleanup();
+      const r = await runSandboxed(ww, connectNode(`'${out('agent.sock')}'`), { descriptors });
+      expect(r.code, r.stderr).not.toBe(0);
+    }
+    expect(unixConnections).toBe(before);
+  });
 });
 
 describe('what the sandbox still allows', () => {

@@ -1,4 +1,6 @@
-// Runs `sh -c <script>` through wrapCommand with the real bubblewrap and collects the result.
+// Runs `sh -c <script>` through wrapCommand with the real bubblewrap and collects the result. Like
+// rig's piped commands it asks for descriptors (bwrap gets its seccomp filter as fd 3, no sh
+// trampoline) unless the options say `descriptors: false` (the PTY way).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,18 +19,18 @@ export function runSandboxed(
   options: WrapOptions = {},
   cwd = policy.cwd,
 ): Promise<RunResult> {
-  const wrapped = wrapCommand(policy, ['sh', '-c', script], cwd, 'linux', 'bwrap', options);
+  const wrapped = wrapCommand(policy, ['sh', '-c', script], cwd, 'linux', 'bwrap', { descriptors: true, ...options });
   if (!wrapped.sandboxed) throw new Error('expected a sandboxed command');
   return new Promise((resolve, reject) => {
     const child = spawn(wrapped.argv[0] as string, wrapped.argv.slice(1), {
       cwd,
       env: { ...process.env, ...wrapped.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(wrapped.descriptors ?? [])],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
       wrapped.cleanup();
