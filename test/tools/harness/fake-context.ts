@@ -20,7 +20,11 @@ export interface FakeContext extends ToolContext {
 export function fakeContext(options: { exec?: (request: ExecRequest) => ExecOutcome } = {}): FakeContext {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'rig-htools-')));
   // Every harness-tool test makes one of these; left behind they pile up in /tmp by the thousand.
-  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  try {
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  } catch {
+    // Made in a beforeAll (shared by a file's tests): that file removes it in its afterAll.
+  }
   const execCalls: ExecRequest[] = [];
   const applied: FileEdit[][] = [];
   const plans: TodoEntry[][] = [];
