@@ -129,6 +129,7 @@ export function buildProgram(): Command {
 }
 
 export async function runCli(args: string[]): Promise<void> {
+  endQuietlyWhenStdoutCloses();
   const program = buildProgram();
   // Subcommands copy settings when created, so each needs its own override to reach reportError.
   const overrideExits = (command: Command): void => {
@@ -141,6 +142,23 @@ export async function runCli(args: string[]): Promise<void> {
   } catch (error) {
     process.exitCode = reportError(error);
   }
+}
+
+/** What a program ended by SIGPIPE reports: 128 + 13. */
+const CLOSED_STDOUT_EXIT_CODE = 141;
+
+/**
+ * A reader that goes away (`rig --help | head -1`) ends rig quietly, as SIGPIPE ends a C program,
+ * instead of an unhandled EPIPE with a stack trace. Front ends that watch their own output (the
+ * REPL and the TUI notice a terminal hanging up) add listeners of their own and decide themselves.
+ */
+function endQuietlyWhenStdoutCloses(): void {
+  const onError = (error: NodeJS.ErrnoException): void => {
+    if (process.stdout.listenerCount('error') > 1) return;
+    if (error.code === 'EPIPE') process.exit(CLOSED_STDOUT_EXIT_CODE);
+    throw error;
+  };
+  process.stdout.on('error', onError);
 }
 
 function reportError(error: unknown): number {

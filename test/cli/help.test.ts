@@ -1,10 +1,11 @@
 // Every flag, argument and command rig defines is described, and `--help` shows it: checked for
 // every command of the program in process, and through the built CLI for `rig`, `rig exec` and
 // `rig exec resume`.
+import { spawn } from 'node:child_process';
 import type { Command, Option } from 'commander';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import { removeDir, runRig, tempDir } from '../support/workspace.js';
+import { RIG_BIN, removeDir, runRig, tempDir } from '../support/workspace.js';
 
 /** Every command with the words that reach it, e.g. [['exec', 'resume'], cmd]. */
 function allCommands(command: Command, path: string[] = []): [string[], Command][] {
@@ -53,6 +54,17 @@ describe('the built CLI', () => {
     const command = byName.get(path.join(' '))!;
     for (const option of visibleOptions(command)) expectOptionDescribed(run.stdout, option, `rig ${path.join(' ')}`);
     expect(run.stdout).toContain('-h, --help');
+  });
+
+  test('a reader that goes away (rig --help | head) ends rig quietly, with the SIGPIPE status', async () => {
+    const child = spawn(process.execPath, [RIG_BIN, '--help'], { cwd: home, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before rig writes anything: its write of the help meets EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   });
 
   test('rig exec --help lists every flag codex exec takes that rig supports', async () => {
