@@ -153,9 +153,11 @@ export async function runAgentSession(agent: Agent, script: SessionScript, sandb
   const answered: number[] = [];
   // The answer is written synchronously after the turn function returns; setImmediate runs after that write.
   let pid = 0;
-  const stamp = (turn: MockTurn) => (): MockTurn => {
+  const stamp = (turn: MockTurn) => (request: MockRequest): MockTurn => {
     const n = arrivals.length;
-    arrivals.push(performance.now());
+    // Its last byte, not this call: the mock's own decoding and JSON.parse of a body that grows
+    // to ~350 KB in the soak (~2 ms) is not the agent's time.
+    arrivals.push(request.receivedAt ?? performance.now());
     hooks.onRequest?.(n + 1, pid);
     setImmediate(() => (answered[n] = performance.now()));
     return turn;

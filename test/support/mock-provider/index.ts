@@ -91,6 +91,7 @@ export async function startMockProvider(options: { port?: number } = {}): Promis
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const receivedAt = performance.now();
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const raw = Buffer.concat(chunks).toString('utf8');
       let body: unknown = raw;
@@ -114,6 +115,7 @@ export async function startMockProvider(options: { port?: number } = {}): Promis
         headers,
         body,
         ...(wire ? { wire } : {}),
+        receivedAt,
       });
       if (!wire || req.method !== 'POST') {
         sendJson(res, 404, { error: { message: `mock provider: no route for ${req.method} ${url.pathname}` } });

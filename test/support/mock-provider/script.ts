@@ -102,6 +102,8 @@ export interface MockRequest {
   /** Parsed JSON body (raw text when it is not JSON). */
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests index into it freely
   wire?: MockWire;
+  /** performance.now() when the body's last byte arrived, before the mock decoded and parsed it. */
+  receivedAt?: number;
 }
 
 /** Everything a renderer needs besides the turn. */
