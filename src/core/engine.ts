@@ -2,31 +2,23 @@
 // model clients, and every loaded thread; front ends start, resume and fork threads here, then
 // drive each through its ThreadHandle and read one event stream (per thread, or engine-wide).
 import { resolve as resolvePath } from 'node:path';
-import type { ConversationItem, EventEnvelope, ThreadGoal } from '../protocol/index.js';
+import type { ConversationItem, EventEnvelope } from '../protocol/index.js';
 import { isProjectTrusted, loadConfig, resolveRigHome } from '../config/index.js';
 import type { ModelClient } from '../model/types.js';
 import { createModelClient, type ProviderInfo } from '../model/index.js';
-import {
-  RolloutRecorder,
-  RolloutWriter,
-  forkRollout,
-  newThreadId,
-  createRedactor,
-  reconstructThread,
-  type ListThreadsOptions,
-  type ThreadRow,
-} from '../store/index.js';
+import { newThreadId, createRedactor, type ListThreadsOptions, type ThreadRow } from '../store/index.js';
 import { EventHub, type EnvelopeListener } from './event-hub.js';
 import { Thread } from './thread.js';
 import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
 import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadOverrides, type ThreadSettings } from './thread-settings.js';
-import { closeDanglingCalls, gitMeta, initialContext, recordedSettings, recordsThrough } from './thread-load.js';
+import { closeDanglingCalls, initialContext, recordedSettings } from './thread-load.js';
 import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
+import { openThreadRollout, type OpenedRollout } from './thread-rollout.js';
 import { SUBAGENT_NO_TIMERS } from './timers/index.js';
 import { loadExecPolicy } from './safety.js';
 import { collectSessionSecrets } from './secrets.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
-import { loadRollout, locateRollout, nextTurnNumber, type ResumeTarget, type ResumedThread } from './session-resume.js';
+import { loadRollout, locateRollout, type ResumeTarget, type ResumedThread } from './session-resume.js';
 import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
 import { rigVersion } from './version.js';
 import { resolveSessionMcpServers, type SessionMcpServer } from './session-mcp.js';
@@ -360,67 +352,14 @@ export class Engine {
 
     // Every secret rig knows of is redacted from the rollout, and from what front ends print.
     const secrets = collectSessionSecrets(config, env, built.provider).values;
-    let recorder: RolloutRecorder | undefined;
-    let history: ConversationItem[] | undefined;
-    let firstTurn = 0;
-    // The goal as of the turn a resume or fork continues from (the rollout is its truth).
-    let goal: ThreadGoal | undefined;
+    let opened: OpenedRollout;
     try {
-      if (source?.kind === 'fork') {
-        const kept = recordsThrough(resumed!.records, source.atTurn, resumed!.path);
-        const rebuilt = reconstructThread(kept);
-        history = rebuilt.history;
-        goal = rebuilt.goal;
-        firstTurn = nextTurnNumber(kept);
-        // An ephemeral fork (e.g. printing what a fork would copy) must not create a thread on disk.
-        if (!request.ephemeral) {
-          const forked = forkRollout({
-            home: this.home,
-            sourcePath: resumed!.path,
-            threadId,
-            cliVersion: rigVersion(),
-            secrets,
-            ...(source.atTurn ? { lastTurnId: source.atTurn } : {}),
-            ...(request.agent ? { meta: agentMeta(request.agent) } : {}),
-          });
-          recorder = new RolloutRecorder(forked.writer, seededHistory(rebuilt));
-        }
-      } else if (resumed) {
-        history = resumed.history;
-        goal = resumed.goal;
-        firstTurn = resumed.nextTurn;
-        // Opening takes the thread's lock: a second writer is refused, naming the one that holds it.
-        if (!request.ephemeral) recorder = new RolloutRecorder(RolloutWriter.open({ path: resumed.path, secrets }), seededHistory(resumed));
-      } else if (request.seed) {
-        const seeded = seedThread(request.seed, initialContext(config, cwd, this.home, env, built), () =>
-          request.ephemeral ? undefined : RolloutWriter.create({ home: this.home, threadId, secrets, meta: newThreadMeta(request, env, cwd, built, this.options.source, { forked_from_id: request.seed!.forkedFrom }) }),
-        );
-        history = seeded.history;
-        recorder = seeded.recorder;
-      } else if (!request.ephemeral) {
-        recorder = new RolloutRecorder(
-          RolloutWriter.create({
-            home: this.home,
-            threadId,
-            secrets,
-            meta: {
-              cwd,
-              originator: request.originator ?? env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE'] ?? 'rig',
-              cli_version: rigVersion(),
-              source: request.agent ? 'subagent' : this.options.source ?? 'cli',
-              ...(request.agent ? agentMeta(request.agent) : {}),
-              model: built.model,
-              model_provider: built.provider.id,
-              harness: built.harness.profile.id,
-              ...gitMeta(cwd),
-            },
-          }),
-        );
-      }
+      opened = openThreadRollout({ request, source, home: this.home, threadId, secrets, env, cwd, config, built, ...(this.options.source ? { engineSource: this.options.source } : {}) });
     } catch (error) {
       await resources.close();
       throw error;
     }
+    const { recorder, history, goal, firstTurn } = opened;
 
     // Hooks, checkpoints and skills; their notices become warning items once the thread exists.
     const skills = await loadThreadSkills({ config, home: this.home, cwd });
@@ -525,53 +464,4 @@ function noTimers(request: ThreadStartRequest): { noTimers?: string } {
   if (request.noTimers !== undefined) return { noTimers: request.noTimers };
   if (request.agent) return { noTimers: SUBAGENT_NO_TIMERS };
   return {};
-}
-
-/** A new thread's meta line. */
-function newThreadMeta(request: ThreadStartRequest, env: NodeJS.ProcessEnv, cwd: string, built: BuiltRuntime, source: string | undefined, extra: { forked_from_id?: string } = {}) {
-  return {
-    cwd,
-    originator: request.originator ?? env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE'] ?? 'rig',
-    cli_version: rigVersion(),
-    source: request.agent ? 'subagent' : source ?? 'cli',
-    ...extra,
-    ...(request.agent ? agentMeta(request.agent) : {}),
-    model: built.model,
-    model_provider: built.provider.id,
-    harness: built.harness.profile.id,
-    ...gitMeta(cwd),
-  };
-}
-
-/**
- * A thread opening with copied history: its own context first, then the copied items, recorded
- * as one replacement record so a resume rebuilds the same history and later compaction records
- * index into it.
- */
-function seedThread(seed: ThreadSeed, context: ConversationItem[], create: () => RolloutWriter | undefined): { history: ConversationItem[]; recorder?: RolloutRecorder } {
-  const history = [...context, ...seed.items];
-  const writer = create();
-  if (!writer) return { history };
-  writer.append({ type: 'compacted', payload: { message: seed.note, replacement_history: history } });
-  return { history, recorder: new RolloutRecorder(writer, { history }) };
-}
-
-/** What a sub-agent's rollout records about it (Codex's session_meta fields). */
-function agentMeta(link: AgentLink) {
-  return {
-    source: 'subagent',
-    parent_thread_id: link.parentThreadId,
-    agent_path: link.path,
-    agent_nickname: link.nickname,
-    ...(link.role ? { agent_role: link.role } : {}),
-  };
-}
-
-/**
- * The history a reader of the rollout rebuilds, so compaction records can refer to its items by
- * index. Not when loading repaired the history: the repaired items are not in the file, and
- * indices into it would point at the wrong ones (kept items are then written out in full).
- */
-function seededHistory(rebuilt: { history: ConversationItem[]; repairs: string[] }): { history?: ConversationItem[] } {
-  return rebuilt.repairs.length === 0 ? { history: rebuilt.history } : {};
 }
