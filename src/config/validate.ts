@@ -8,7 +8,8 @@ import { checkMcpServersLayer } from './mcp-servers.js';
 import { getAtPath, isTable, type Table } from './overrides.js';
 import { checkWebSearchLayer } from './web-search.js';
 import { ripgrepSettingProblem } from './ripgrep.js';
-import { CODEX_INERT, layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
+import { CODEX_INERT } from './codex-keys.js';
+import { layerSchemaFor, REASONING_EFFORTS, type ConfigLayer } from './schema.js';
 
 export type LayerSource =
   | { kind: 'file'; path: string; text: string }
