@@ -3,12 +3,19 @@
 // a classic script compiled with V8's cached data skips parsing and compiling (~35 ms of each
 // `rig exec` before its first request). The cache is an optimisation only: anything wrong with it
 // (missing, unreadable, unwritable, corrupt, made by another V8) means compiling as without it.
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 const MAGIC = 'RIGCC1\n';
 const HEADER_OFFSET = MAGIC.length + 4;
+/** Packs kept per directory: one per build, Node version and CPU; older ones go when a new one is made. */
+const KEPT_PACKS = 4;
+/** A pack file's name, as codeCacheFile() makes it. */
+const PACK_NAME = /^[\w.-]+-v\d+\.\d+\.\d+-\w+\.cache$/;
+/** A writer's temp file (pack name, pid, .tmp): left by a process killed while writing. */
+const TEMP_NAME = /^[\w.-]+-v\d+\.\d+\.\d+-\w+\.cache\.\d+\.tmp$/;
+const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /**
  * Where the cache of this build lives, or undefined when RIG_COMPILE_CACHE=0 turns it off. Never
@@ -91,12 +98,39 @@ export class CodeCache {
     if (fresh.length === 0) return;
     try {
       const merged = readPack(this.file);
+      const isNew = merged.size === 0;
       for (const chunk of fresh) merged.set(chunk.name, chunk.createCachedData());
       writePack(this.file, merged);
+      // Every build makes a pack of its own (an upgrade, each rebuild of a checkout): without
+      // this they would pile up in the temp directory.
+      if (isNew) pruneOldPacks(this.dir, this.file);
     } catch {
       // Unwritable directory, full disk: the next run compiles again, as without a cache.
     }
   }
+}
+
+/**
+ * Keeps the newest KEPT_PACKS packs of `dir` (`current` always) and removes writers' temp files
+ * older than an hour. Only names this module makes, in a directory only this user can write.
+ */
+export function pruneOldPacks(dir: string, current: string): void {
+  if (!trustedDirectory(dir)) return;
+  const now = Date.now();
+  const packs: { path: string; mtimeMs: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      const stat = lstatSync(path);
+      if (!stat.isFile()) continue;
+      if (TEMP_NAME.test(name) && now - stat.mtimeMs > STALE_TEMP_MS) rmSync(path, { force: true });
+      else if (PACK_NAME.test(name) && path !== current) packs.push({ path, mtimeMs: stat.mtimeMs });
+    } catch {
+      // Gone meanwhile (another rig pruning): nothing to do.
+    }
+  }
+  packs.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const old of packs.slice(KEPT_PACKS - 1)) rmSync(old.path, { force: true });
 }
 
 /** The pack's entries; empty for a missing, foreign or corrupt file. */
