@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
-import { runRig, tempDir, tempGitRepo, tempRigHome } from '../support/workspace.js';
+import { removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../support/workspace.js';
 
 // ESM loads go through a load hook (dist/rig.js, packages), the bundle's chunks through vm.Script
 // (dist/rig.js compiles them with the code cache), CommonJS ones through Module._load (dist/zod.cjs
@@ -50,14 +50,19 @@ async function loadedModules(extraConfig: string): Promise<{ loaded: string[]; o
   writeFileSync(preload, PRELOAD);
   writeFileSync(log, '');
   const home = tempRigHome({ url: mock.url, wire: 'responses', extra: extraConfig });
-  mock.enqueue({ text: 'done' });
-  const run = await runRig(['exec', '--json', 'say done'], {
-    cwd: tempGitRepo({ 'a.txt': 'a\n' }),
-    home,
-    env: { NODE_OPTIONS: `--import ${pathToFileURL(preload).href}`, RIG_TEST_LOAD_LOG: log },
-  });
-  expect(run.code, run.stderr).toBe(0);
-  return { loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean), output: run.stdout + run.stderr };
+  const repo = tempGitRepo({ 'a.txt': 'a\n' });
+  try {
+    mock.enqueue({ text: 'done' });
+    const run = await runRig(['exec', '--json', 'say done'], {
+      cwd: repo,
+      home,
+      env: { NODE_OPTIONS: `--import ${pathToFileURL(preload).href}`, RIG_TEST_LOAD_LOG: log },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    return { loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean), output: run.stdout + run.stderr };
+  } finally {
+    for (const made of [dir, home, repo]) removeDir(made);
+  }
 }
 
 function zodLoads(loaded: string[]): string[] {

@@ -1,13 +1,14 @@
 // A ProcessScope owns what one thread started: closing it takes down its groups and the processes
 // that left them (setsid) but carry its marker, and leaves other scopes' processes alone.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../../src/exec/spawn.js';
 import { ProcessScope, processesWithMarker } from '../../src/exec/process-groups.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'rig-exec-scope-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 function alive(pid: number): boolean {
   try {

@@ -1,11 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, startProcess } from '../../src/exec/spawn.js';
 import { firstLineNumber, groupGone } from './helpers.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'rig-exec-pty-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('PTY processes', () => {
   it('report output and exit code', async () => {

@@ -1,12 +1,13 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runProcess, startProcess } from '../../src/exec/spawn.js';
 import { ProcessScope, processWideScope, signalProcessGroup } from '../../src/exec/process-groups.js';
 import { firstLineNumber, groupGone } from './helpers.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'rig-exec-spawn-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('runProcess', () => {
   it('captures stdout and stderr together and reports the exit code', async () => {

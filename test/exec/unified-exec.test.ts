@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UnifiedExecManager, type UnifiedExecManagerOptions } from '../../src/exec/unified-exec.js';
 import { firstLineNumber, groupGone } from './helpers.js';
 
 const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'rig-exec-unified-')));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 const sh = { path: '/bin/sh', kind: 'sh' as const };
 const managers: UnifiedExecManager[] = [];
 

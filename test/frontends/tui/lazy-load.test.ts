@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider/index.js';
-import { REPO_ROOT, runRig, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
+import { REPO_ROOT, removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../../support/workspace.js';
 
 // Modules go through the load hook, the bundle's chunks through vm.Script (dist/rig.js compiles
 // them with the code cache).
@@ -46,10 +46,15 @@ async function loaded(args: string[]): Promise<string[]> {
   writeFileSync(preload, PRELOAD);
   writeFileSync(log, '');
   const home = tempRigHome({ url: mock.url, wire: 'responses' });
-  mock.enqueue({ text: 'done' });
-  const run = await runRig(args, { cwd: tempGitRepo({ 'a.txt': 'a\n' }), home, env: { NODE_OPTIONS: `--import ${pathToFileURL(preload).href}`, RIG_TEST_LOAD_LOG: log } });
-  expect(run.code, run.stderr).toBe(0);
-  return readFileSync(log, 'utf8').split('\n').filter((url) => url.startsWith('file:') && url.includes('/dist/'));
+  const repo = tempGitRepo({ 'a.txt': 'a\n' });
+  try {
+    mock.enqueue({ text: 'done' });
+    const run = await runRig(args, { cwd: repo, home, env: { NODE_OPTIONS: `--import ${pathToFileURL(preload).href}`, RIG_TEST_LOAD_LOG: log } });
+    expect(run.code, run.stderr).toBe(0);
+    return readFileSync(log, 'utf8').split('\n').filter((url) => url.startsWith('file:') && url.includes('/dist/'));
+  } finally {
+    for (const made of [dir, home, repo]) removeDir(made);
+  }
 }
 
 function tuiChunks(urls: string[]): string[] {

@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { RESTORE_TERMINAL } from '../../../src/frontends/tui/terminal/ansi.js';
-import { REPO_ROOT, tempDir } from '../../support/workspace.js';
+import { REPO_ROOT, removeDir, tempDir } from '../../support/workspace.js';
 
 const RIG = join(REPO_ROOT, 'bin', 'rig.js');
 
@@ -111,6 +111,7 @@ describe('terminal restore', () => {
 
   it('a crash (uncaught exception) restores the terminal before the process dies', async () => {
     const dir = tempDir('rig-tui-crash-');
+    onTestFinished(() => removeDir(dir));
     const entry = join(dir, 'crash.mjs');
     await build({
       stdin: {
