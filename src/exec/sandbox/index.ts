@@ -152,47 +152,36 @@ function wrapWithBwrap(
   // bwrap reads the filter from a descriptor. A caller that places descriptors gets a fresh one of
   // its own (offset 0; bwrap reads to the end); otherwise (a PTY cannot pass them) a one-line sh
   // opens it. The path is rig's own descriptor of an unnamed file: nothing outside rig can name it.
-  if (seccomp && options.descriptors && options.tty !== true) {
-    let filter: number;
-    try {
-      filter = fs.openSync(seccomp.path, 'r');
-    } catch (error) {
-      seccomp.close();
-      throw new SandboxUnavailableError(
-        `The sandbox's seccomp filter could not be opened, so the command was not run: ${(error as Error).message}`,
-        'bwrap',
-        'Make the temp directory ($TMPDIR or /tmp) writable for rig.',
-      );
-    }
-    let closed = false;
-    return {
-      argv: [diagnosis.bwrapPath, ...invocation.args],
-      sandboxed: true,
-      backend: 'bwrap',
-      env: { ...env, RIG_SANDBOX: 'bwrap' },
-      descriptors: [filter],
-      cleanup: () => {
-        seccomp?.close();
-        if (closed) return;
-        closed = true;
-        try {
-          fs.closeSync(filter);
-        } catch {
-          // Already closed.
-        }
-      },
-    };
+  const bwrap = [diagnosis.bwrapPath, ...invocation.args];
+  const sandboxed = { sandboxed: true, backend: 'bwrap', env: { ...env, RIG_SANDBOX: 'bwrap' } } as const;
+  if (!seccomp) return { ...sandboxed, argv: bwrap, cleanup: noCleanup };
+  const filter = seccomp;
+  if (!options.descriptors || options.tty === true) {
+    return { ...sandboxed, argv: ['/bin/sh', '-c', `exec ${SECCOMP_FD}<"$0" && exec "$@"`, filter.path, ...bwrap], cleanup: () => filter.close() };
   }
-  const wrapped = seccomp
-    ? ['/bin/sh', '-c', `exec ${SECCOMP_FD}<"$0" && exec "$@"`, seccomp.path, diagnosis.bwrapPath, ...invocation.args]
-    : [diagnosis.bwrapPath, ...invocation.args];
-  return {
-    argv: wrapped,
-    sandboxed: true,
-    backend: 'bwrap',
-    env: { ...env, RIG_SANDBOX: 'bwrap' },
-    cleanup: () => seccomp?.close(),
+  const copy = openFilterCopy(filter);
+  let closed = false;
+  const cleanup = (): void => {
+    filter.close();
+    if (closed) return;
+    closed = true;
+    fs.closeSync(copy);
   };
+  return { ...sandboxed, argv: bwrap, descriptors: [copy], cleanup };
+}
+
+/** A read-only descriptor of the filter with its own offset; the filter is closed if it fails. */
+function openFilterCopy(filter: SeccompDescriptor): number {
+  try {
+    return fs.openSync(filter.path, 'r');
+  } catch (error) {
+    filter.close();
+    throw new SandboxUnavailableError(
+      `The sandbox's seccomp filter could not be opened, so the command was not run: ${(error as Error).message}`,
+      'bwrap',
+      'Make the temp directory ($TMPDIR or /tmp) writable for rig.',
+    );
+  }
 }
 
 /**
