@@ -157,7 +157,7 @@ export async function runAgentSession(agent: Agent, script: SessionScript, sandb
     const n = arrivals.length;
     // Its last byte, not this call: the mock's own decoding and JSON.parse of a body that grows
     // to ~350 KB in the soak (~2 ms) is not the agent's time.
-    arrivals.push(request.receivedAt ?? performance.now());
+    arrivals.push(request.receivedAt);
     hooks.onRequest?.(n + 1, pid);
     setImmediate(() => (answered[n] = performance.now()));
     return turn;

@@ -13,7 +13,7 @@ import { scriptTurns, sessionScript, sessionWorkspace, workspaceProblem } from '
 import type { MockRequest } from '../support/mock-provider/index.js';
 import { RIG_BIN, removeDir } from '../support/workspace.js';
 
-const request = (body: Record<string, unknown>): MockRequest => ({ method: 'POST', path: '/v1/responses', query: {}, headers: {}, body, wire: 'responses' });
+const request = (body: Record<string, unknown>): MockRequest => ({ method: 'POST', path: '/v1/responses', query: {}, headers: {}, body, wire: 'responses', receivedAt: 0 });
 const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
 
 describe('prompt-prefix check', () => {

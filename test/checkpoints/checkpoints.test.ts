@@ -87,15 +87,13 @@ describe('the watching tracker\'s barriers', () => {
   test('more commands at once than barrier files: none waits for a lost event, none falls back to scanning', async () => {
     const { ws, store } = workspace({ 'seed.txt': 'seed\n' });
     const t = await tracker(ws, store, 'watch');
-    const started = Date.now();
     const windows = await Promise.all(Array.from({ length: 7 }, () => t.beginCommand()));
     sh(ws, 'for i in 0 1 2 3 4 5 6; do printf $i > g$i.txt; done');
     const results = await Promise.all(windows.map((w) => t.endCommand(w)));
     // Every write is reported once, by one of the windows that were open while it happened.
     expect(results.flatMap(({ changes }) => changes.map((c) => c.path)).sort()).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => join(ws, `g${i}.txt`)));
+    // A lost barrier event ends in its 5 s timeout, which turns watching off.
     expect(t.mode).toBe('watch');
-    // A lost barrier event would cost its 5 s timeout and turn watching off.
-    expect(Date.now() - started).toBeLessThan(4_000);
   });
 });
 

@@ -104,7 +104,7 @@ export async function startMockProvider(options: { port?: number } = {}): Promis
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const wire = wireOf(url.pathname);
       if (req.method === 'GET' && /(^|\/)models$/.test(url.pathname)) {
-        record({ method: 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body });
+        record({ method: 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body, receivedAt });
         sendJson(res, modelsAnswer.status, modelsAnswer.body);
         return;
       }

@@ -103,7 +103,7 @@ export interface MockRequest {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests index into it freely
   wire?: MockWire;
   /** performance.now() when the body's last byte arrived, before the mock decoded and parsed it. */
-  receivedAt?: number;
+  receivedAt: number;
 }
 
 /** Everything a renderer needs besides the turn. */
