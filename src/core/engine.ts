@@ -336,6 +336,7 @@ export class Engine {
       configFiles: loaded.files,
       scope: resources.scope,
       clientInfo: { name: 'rig', version: rigVersion() },
+      home: this.home,
     });
     const rebuild = (next: ThreadSettings) =>
       buildRuntime({ config, home: this.home, env, resources, client: (p, s) => this.client(p, s), subagent: request.agent !== undefined, ...noTimers(request) }, next).then((b) => this.agents.attach(threadId, b, config, request, this.home));

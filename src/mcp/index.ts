@@ -12,6 +12,7 @@ export type { McpApprovalDecision, McpApprovalInput, McpToolHints } from './appr
 export { probeMcpServers } from './doctor.js';
 export type { McpServerProbe } from './doctor.js';
 export { MCP_DEFAULT_ENV_VARS } from './env.js';
+export { mcpLaunchTimesFile } from './launch-order.js';
 export {
   createMcpManager,
   DEFAULT_OPTIONAL_STARTUP_GRACE_MS,

@@ -2,7 +2,8 @@
 // awaited, optional ones given a short shared grace and joining later ("tools_changed"), calls
 // routed by server, and everything closed together. The SDK is loaded only when at least one
 // server is enabled.
-import type { ResolvedMcpServer } from '../config/index.js';
+import type { McpStdioServer, ResolvedMcpServer } from '../config/index.js';
+import { LaunchTimes } from './launch-order.js';
 import { McpServerConnection, stdioTransportFor, type ConnectionContext, type ProcessHooks } from './connection.js';
 import type { StdioProcessTransport } from './stdio-transport.js';
 import { loadMcpSdk } from './sdk.js';
@@ -46,6 +47,11 @@ export interface McpManagerOptions {
   startNow?: boolean;
   /** A listener attached before anything starts (see onEvent). */
   onEvent?: (event: McpEvent) => void;
+  /**
+   * The servers' launch times from earlier starts (mcpLaunchTimesFile(home)): the slowest are
+   * launched first, and this start's times are saved there. Without it, config order.
+   */
+  launchTimesFile?: string;
 }
 
 export interface McpStartupSummary {
@@ -77,6 +83,7 @@ export class McpConnectionManager {
     private readonly options: McpManagerOptions,
     ctx: Omit<ConnectionContext, 'emit'> | undefined,
     prelaunched: ReadonlyMap<string, StdioProcessTransport> = new Map(),
+    private readonly launchTimes?: LaunchTimes,
   ) {
     if (options.onEvent) this.listeners.add(options.onEvent);
     if (!ctx) return;
@@ -91,19 +98,25 @@ export class McpConnectionManager {
     if (enabled.length === 0) return new McpConnectionManager(options, undefined);
     const env = options.env ?? process.env;
     const prelaunched = new Map<string, StdioProcessTransport>();
-    if (options.prelaunch !== false) {
-      for (const [name, server] of enabled) {
-        if (server.transport !== 'stdio') continue;
-        const transport = stdioTransportFor(server, {
-          cwd: options.cwd,
-          env,
-          clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-          ...(options.processHooks ? { processHooks: options.processHooks } : {}),
-        });
-        // A failure to launch is reported by the server's start.
-        void transport.spawnNow().catch(() => undefined);
-        prelaunched.set(name, transport);
-      }
+    const stdio = options.prelaunch === false ? [] : enabled.filter((entry): entry is [string, McpStdioServer] => entry[1].transport === 'stdio');
+    const launchTimes = LaunchTimes.load(stdio.length > 0 ? options.launchTimesFile : undefined);
+    let answered = 0;
+    for (const [name, server] of launchTimes.order(stdio)) {
+      const transport = stdioTransportFor(server, {
+        cwd: options.cwd,
+        env,
+        clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+        ...(options.processHooks ? { processHooks: options.processHooks } : {}),
+      });
+      const launchedAt = performance.now();
+      // A failure to launch is reported by the server's start.
+      void transport.spawnNow().catch(() => undefined);
+      void transport.earlyInitializeAnswered.then(() => {
+        launchTimes.record(name, server, performance.now() - launchedAt);
+        // Written once every server has answered, off the start's path; close() saves the rest.
+        if (++answered === stdio.length) void launchTimes.save();
+      });
+      prelaunched.set(name, transport);
     }
     let sdk: Awaited<ReturnType<typeof loadMcpSdk>>;
     try {
@@ -124,6 +137,7 @@ export class McpConnectionManager {
         restartBackoff: options.restartBackoff ?? DEFAULT_RESTART_BACKOFF,
       },
       prelaunched,
+      launchTimes,
     );
     if (options.startNow) for (const connection of manager.connections.values()) manager.early.set(connection.name, connection.start());
     return manager;
@@ -219,7 +233,7 @@ export class McpConnectionManager {
 
   /** Closes every server (and its process tree). Idempotent. */
   close(): Promise<void> {
-    this.closing ??= Promise.all([...this.connections.values()].map((c) => c.close())).then(() => undefined);
+    this.closing ??= Promise.all([...this.connections.values()].map((c) => c.close())).then(() => this.launchTimes?.save());
     return this.closing;
   }
 }

@@ -180,6 +180,9 @@ describe('rig exec human output and rollouts', () => {
     expect(run.stderr).toMatch(/^mcp: web ready \(1 tool, \d+ ms\)$/m);
     expect(run.stderr).toContain('mcp files.list_directory');
     expect(run.stdout.trim()).toBe('Listed.');
+    // The stdio servers' launch times are kept for the next start (slowest launched first).
+    const launchTimes = JSON.parse(fs.readFileSync(path.join(dir, 'mcp', 'launch-times.json'), 'utf8')) as { servers: Record<string, { ms: number }> };
+    expect(Object.keys(launchTimes.servers).sort()).toEqual(['everything', 'files']);
 
     const sessions = path.join(dir, 'sessions');
     const files = fs.readdirSync(sessions, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));

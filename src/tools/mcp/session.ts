@@ -14,6 +14,7 @@ import type { ProcessScope } from '../../exec/process-groups.js';
 import {
   approvalModeFor,
   createMcpManager,
+  mcpLaunchTimesFile,
   persistToolApproval,
   type McpConnectionManager,
   type McpElicitationRequest,
@@ -40,6 +41,8 @@ export interface ThreadMcpOptions {
   clientInfo?: { name: string; version: string };
   optionalStartupGraceMs?: number;
   restartBackoff?: { initialMs: number; maxMs: number };
+  /** RIG_HOME: the servers' launch times of earlier starts are kept there (slowest launched first). */
+  home?: string;
 }
 
 /** A tool call in flight, for routing the server's questions to whoever can answer them. */
@@ -78,6 +81,7 @@ export class ThreadMcp {
       ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
       ...(options.optionalStartupGraceMs !== undefined ? { optionalStartupGraceMs: options.optionalStartupGraceMs } : {}),
       ...(options.restartBackoff ? { restartBackoff: options.restartBackoff } : {}),
+      ...(options.home ? { launchTimesFile: mcpLaunchTimesFile(options.home) } : {}),
       onElicitation: (request, signal) => this.elicit(request, signal),
       // initialize goes out while the engine builds the rest of the thread.
       startNow: true,
