@@ -10,19 +10,21 @@
 //                         counts as rig's. And the same through the engine: a thread started with
 //                         the 5 servers (all required, so the start waits for every one) minus one
 //                         without servers minus the slowest server's own time in that same run
-//                         (target: within 30 ms) -- once in this process, where the SDK is already
-//                         loaded, and once in a fresh process, as `rig exec` starts (the SDK's
-//                         import, ~150 ms, then falls inside the thread's start).
+//                         (target: within 30 ms) -- in this process, where the SDK is already
+//                         loaded; and `rig exec` itself (dist/, the SDK's import inside its start):
+//                         spawn to first model request with the servers, minus without, minus the
+//                         slowest server's own time (target: within 30 ms). Homes are kept across
+//                         a series, as a user's RIG_HOME is (rig launches the slowest server first
+//                         by the times it keeps there).
 //   benchMcpCallOverhead  a tools/call round trip minus the time the server spent on it, i.e.
 //                         what rig's client, the SDK and the pipe add per call (target: <= 2 ms);
 //                         and the same call as a thread makes it: through the orchestrator's
 //                         pipeline (approval decision, mcp_tool_call item events, result mapping)
 // Both use test/mcp/fixtures/tiny-server.mjs (no SDK in the server), so the figures are rig's.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
 import { Engine } from '../src/core/engine.js';
 import type { ModelClient } from '../src/model/types.js';
 import { resolveMcpServers } from '../src/config/index.js';
@@ -31,6 +33,8 @@ import { ThreadMcp } from '../src/tools/mcp/session.js';
 import { callMcpTool } from '../src/tools/orchestrator/mcp-call.js';
 import type { OrchestratorOptions } from '../src/tools/orchestrator/index.js';
 import type { TurnServices } from '../src/tools/spec.js';
+import { startMockProvider } from '../test/support/mock-provider/index.js';
+import { tempRigHome } from '../test/support/workspace.js';
 
 const repo = process.env['RIG_BENCH_REPO'] ?? process.cwd();
 const TINY = join(repo, 'test', 'mcp', 'fixtures', 'tiny-server.mjs');
@@ -59,11 +63,15 @@ function ownMs(report: TinyReport): number {
   return report.readyAtMs - (report.initReceivedAtMs - report.listeningAtMs);
 }
 
-/** Wall time of start(), and the slowest server's own initialize time in that run. */
-async function timedStart(tables: Record<string, ReturnType<typeof tiny>>): Promise<{ wallMs: number; ownMs: number }> {
+/**
+ * Wall time of start(), and the slowest server's own initialize time in that run. `launchTimesFile`
+ * is kept across a series, as a user's RIG_HOME keeps it: starts after the first launch the
+ * slowest server first.
+ */
+async function timedStart(tables: Record<string, ReturnType<typeof tiny>>, launchTimesFile: string): Promise<{ wallMs: number; ownMs: number }> {
   // From before the manager exists: it launches stdio servers as it is created.
   const began = performance.now();
-  const manager = await createMcpManager({ servers: resolveMcpServers(tables), cwd: repo });
+  const manager = await createMcpManager({ servers: resolveMcpServers(tables), cwd: repo, launchTimesFile });
   try {
     await manager.start();
     const wallMs = performance.now() - began;
@@ -78,12 +86,13 @@ async function timedStart(tables: Record<string, ReturnType<typeof tiny>>): Prom
 const idleClient = { wire: 'responses', buildBody: () => ({}), stream: () => (async function* () {})() } as unknown as ModelClient;
 
 /**
- * Wall time of engine.startThread in a fresh RIG_HOME whose config has a tiny server for each of
- * `delays`, and the slowest one's own time in that run.
+ * Wall time of engine.startThread in `home` (kept across a series, as a user's RIG_HOME is, with
+ * what rig remembers there), its config set to a tiny server for each of `delays`, and the slowest
+ * one's own time in that run.
  */
-async function timedThreadStart(delays: readonly number[]): Promise<{ wallMs: number; ownMs: number }> {
-  const home = mkdtempSync(join(tmpdir(), 'rig-bench-mcp-'));
+async function timedThreadStart(delays: readonly number[], home: string): Promise<{ wallMs: number; ownMs: number }> {
   const reports = join(home, 'reports.jsonl');
+  rmSync(reports, { force: true });
   const tables = delays.map((delay, i) =>
     [
       `[mcp_servers.s${i}]`,
@@ -107,6 +116,15 @@ async function timedThreadStart(delays: readonly number[]): Promise<{ wallMs: nu
     return { wallMs, ownMs: Math.max(0, ...own) };
   } finally {
     await engine.close();
+  }
+}
+
+/** A RIG_HOME for a series of thread starts, removed after `run`. */
+async function withHome<T>(run: (home: string) => Promise<T>): Promise<T> {
+  const home = mkdtempSync(join(tmpdir(), 'rig-bench-mcp-'));
+  try {
+    return await run(home);
+  } finally {
     rmSync(home, { recursive: true, force: true });
   }
 }
@@ -123,48 +141,51 @@ export async function benchMcpStart(
   threadFiveServersMs: number;
   threadSlowestOwnMs: number;
   threadOverheadMs: number;
-  coldThreadFiveServersMs: number;
-  coldThreadOverheadMs: number;
+  execFiveServersMs: number;
+  execOverheadMs: number;
+  plainClientOverheadMs: number;
 }> {
   const all = Object.fromEntries(INIT_DELAYS_MS.map((d, i) => [`s${i}`, tiny(d)]));
   const slowest = { s: tiny(Math.max(...INIT_DELAYS_MS)) };
-  await timedStart(slowest);
-  await timedStart(all);
   const alone: number[] = [];
   const aloneOverhead: number[] = [];
   const together: number[] = [];
   const own: number[] = [];
   const overhead: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const single = await timedStart(slowest);
-    alone.push(single.wallMs);
-    aloneOverhead.push(single.wallMs - single.ownMs);
-    const run = await timedStart(all);
-    together.push(run.wallMs);
-    own.push(run.ownMs);
-    overhead.push(run.wallMs - run.ownMs);
-  }
-  await timedThreadStart([]);
-  await timedThreadStart(INIT_DELAYS_MS);
+  await withHome(async (home) => {
+    const launchTimes = join(home, 'launch-times.json');
+    await timedStart(slowest, launchTimes);
+    await timedStart(all, launchTimes);
+    for (let i = 0; i < runs; i++) {
+      const single = await timedStart(slowest, launchTimes);
+      alone.push(single.wallMs);
+      aloneOverhead.push(single.wallMs - single.ownMs);
+      const run = await timedStart(all, launchTimes);
+      together.push(run.wallMs);
+      own.push(run.ownMs);
+      overhead.push(run.wallMs - run.ownMs);
+    }
+  });
   const bare: number[] = [];
   const five: number[] = [];
   const fiveOwn: number[] = [];
   const threadOverhead: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const without = (await timedThreadStart([])).wallMs;
-    const withFive = await timedThreadStart(INIT_DELAYS_MS);
-    bare.push(without);
-    five.push(withFive.wallMs);
-    fiveOwn.push(withFive.ownMs);
-    threadOverhead.push(withFive.wallMs - without - withFive.ownMs);
-  }
-  const cold: number[] = [];
-  const coldOverhead: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const run = coldThreadStart();
-    cold.push(run.wallMs);
-    coldOverhead.push(run.wallMs - run.bareMs - run.ownMs);
-  }
+  await withHome(async (bareHome) =>
+    withHome(async (fiveHome) => {
+      await timedThreadStart([], bareHome);
+      await timedThreadStart(INIT_DELAYS_MS, fiveHome);
+      for (let i = 0; i < runs; i++) {
+        const without = (await timedThreadStart([], bareHome)).wallMs;
+        const withFive = await timedThreadStart(INIT_DELAYS_MS, fiveHome);
+        bare.push(without);
+        five.push(withFive.wallMs);
+        fiveOwn.push(withFive.ownMs);
+        threadOverhead.push(withFive.wallMs - without - withFive.ownMs);
+      }
+    }),
+  );
+  const exec = await execFirstRequest(runs);
+  const plain = await plainClientStart(runs);
   return {
     slowestAloneMs: median(alone),
     aloneOverheadMs: median(aloneOverhead),
@@ -176,31 +197,79 @@ export async function benchMcpStart(
     threadSlowestOwnMs: median(fiveOwn),
     // What the servers add to a thread's start beyond the slowest one's own time (its boot included).
     threadOverheadMs: median(threadOverhead),
-    coldThreadFiveServersMs: median(cold),
-    coldThreadOverheadMs: median(coldOverhead),
+    execFiveServersMs: median(exec.five),
+    execOverheadMs: median(exec.overhead),
+    plainClientOverheadMs: median(plain),
   };
 }
 
 /**
- * A thread start with the 5 servers in a fresh process, the MCP SDK not loaded yet (as in `rig
- * exec`); the thread start without servers before it, twice (the second is the one compared:
- * everything but the SDK is warm by then).
+ * `rig exec` as a user runs it (the built dist/, SDK import included): spawn to the first model
+ * request with the 5 servers (all required, so the request waits for every one), minus the same
+ * without servers, minus the slowest server's own time in that run. Each series keeps its RIG_HOME,
+ * as a user's is kept; the first run of each is a warm-up.
  */
-function coldThreadStart(): { wallMs: number; bareMs: number; ownMs: number } {
-  const out = process.env['RIG_BENCH_OUT'];
-  if (!out) throw new Error('RIG_BENCH_OUT is not set: run the bench with `npm run bench`');
-  const script = `const m = await import(${JSON.stringify(pathToFileURL(join(out, 'mcp.js')).href)}); process.stdout.write(JSON.stringify(await m.coldThreadStartInThisProcess()));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repo, encoding: 'utf8', env: process.env });
-  if (run.status !== 0) throw new Error(`cold thread start failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as { wallMs: number; bareMs: number; ownMs: number };
+async function execFirstRequest(runs: number): Promise<{ five: number[]; overhead: number[] }> {
+  const mock = await startMockProvider();
+  const reports = join(mkdtempSync(join(tmpdir(), 'rig-bench-mcp-reports-')), 'reports.jsonl');
+  const servers = INIT_DELAYS_MS.map((delay, i) =>
+    [
+      `[mcp_servers.s${i}]`,
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = ${JSON.stringify([TINY])}`,
+      'required = true',
+      `env = { TINY_INIT_DELAY_MS = "${delay}", TINY_REPORT_FILE = ${JSON.stringify(reports)} }`,
+    ].join('\n'),
+  );
+  const bareHome = tempRigHome({ url: mock.url });
+  const fiveHome = tempRigHome({ url: mock.url, extra: servers.join('\n') });
+  const workspace = mkdtempSync(join(tmpdir(), 'rig-bench-mcp-cwd-'));
+  const firstRequest = async (home: string): Promise<number> => {
+    mock.enqueue({ text: 'ok' });
+    const arrived = mock.waitForRequest(mock.requests.length + 1, 30_000);
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, RIG_HOME: home, MOCK_API_KEY: 'sk-bench-0123456789' };
+    const began = performance.now();
+    const child = spawn(process.execPath, [join(repo, 'bin', 'rig.js'), 'exec', '--skip-git-repo-check', '--color', 'never', 'say ok'], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('close', resolve));
+    if (code !== 0) throw new Error(`rig exec with MCP servers failed: ${stderr}`);
+    return (await arrived).receivedAt - began;
+  };
+  const five: number[] = [];
+  const overhead: number[] = [];
+  try {
+    for (let i = 0; i <= runs; i++) {
+      const without = await firstRequest(bareHome);
+      rmSync(reports, { force: true });
+      const withFive = await firstRequest(fiveHome);
+      const own = readFileSync(reports, 'utf8').trim().split('\n').map((line) => ownMs(JSON.parse(line) as TinyReport));
+      if (own.length !== INIT_DELAYS_MS.length) throw new Error(`${own.length} of ${INIT_DELAYS_MS.length} servers reported their start`);
+      if (i === 0) continue;
+      five.push(withFive);
+      overhead.push(withFive - without - Math.max(...own));
+    }
+  } finally {
+    await mock.close();
+    for (const dir of [bareHome, fiveHome, workspace, dirname(reports)]) rmSync(dir, { recursive: true, force: true });
+  }
+  return { five, overhead };
 }
 
-/** The child's half of coldThreadStart; exported for it only. */
-export async function coldThreadStartInThisProcess(): Promise<{ wallMs: number; bareMs: number; ownMs: number }> {
-  await timedThreadStart([]);
-  const bareMs = (await timedThreadStart([])).wallMs;
-  const five = await timedThreadStart(INIT_DELAYS_MS);
-  return { wallMs: five.wallMs, bareMs, ownMs: five.ownMs };
+/**
+ * For scale: the same 5 servers launched by a plain Node script (spawn() in config order, then
+ * initialize; no rig, no SDK), with the same difference. It is this machine's cost of starting 5
+ * Node processes at once from Node, whatever the client.
+ */
+async function plainClientStart(runs: number): Promise<number[]> {
+  const script = join(repo, 'bench', 'mcp-plain-client.mjs');
+  const overheads: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const run = spawnSync(process.execPath, [script, TINY, ...INIT_DELAYS_MS.map(String)], { cwd: repo, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`the plain MCP client failed: ${run.stderr}`);
+    if (i > 0) overheads.push((JSON.parse(run.stdout) as { overheadMs: number }).overheadMs);
+  }
+  return overheads;
 }
 
 export async function benchMcpCallOverhead(
