@@ -59,6 +59,16 @@ describe('toJsonChunks', () => {
     expect(bytes(second)).toHaveLength(5);
   });
 
+  it('keeps each stable item in memory of its own, not in a slice of a shared Buffer pool', () => {
+    // A pooled slice kept for the thread's life would keep its whole 8 kB pool alive.
+    const items = Array.from({ length: 20 }, (_, i) => stableJson({ type: 'function_call_output', call_id: `c${i}`, output: 'x'.repeat(300) }));
+    const body = toJsonChunks({ input: items });
+    const kept = body.chunks.filter((chunk): chunk is Buffer => typeof chunk !== 'string');
+    expect(kept).toHaveLength(20);
+    // Each one's memory is its JSON and the comma after it (the last item is a view without it).
+    kept.forEach((chunk, i) => expect(chunk.buffer.byteLength).toBe(JSON.stringify(items[i]).length + 1));
+  });
+
   it('refuses a body that has no JSON form', () => {
     expect(() => toJsonChunks(undefined)).toThrow(/not JSON/);
   });
