@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { detectUserShell, buildShellArgv } from '../src/exec/shell.js';
 import { UNIFIED_EXEC_ENV } from '../src/exec/unified-exec.js';
+import { defaultBackend, wrapCommand, type SandboxPolicy } from '../src/exec/sandbox/index.js';
 import { startMockProvider, type MockProvider, type MockTurn } from '../test/support/mock-provider/index.js';
 import { assertExit, median, medianOf, repeat, timeProcess, type ProcessRun } from './measure.js';
 import type { Metric } from './report.js';
@@ -48,15 +49,25 @@ async function runSession(env: BenchEnv, mock: MockProvider, steps: number, tool
  * set). They are the command's own cost: with LC_ALL=C.UTF-8 bash loads locale data at start,
  * ~0.3-0.9 ms here, which any agent that sets them pays and no harness can save.
  */
-export async function bareCommandMs(command: string, cwd: string, env: NodeJS.ProcessEnv, runs: number): Promise<number> {
+/**
+ * The command run as rig's shell tool runs it, spawned directly by the bench. With `sandbox`, inside
+ * rig's own bubblewrap invocation for that policy (the seccomp filter at fd 3, as rig's piped
+ * commands get it): the sandbox's own cost, without rig around it.
+ */
+export async function bareCommandMs(command: string, cwd: string, env: NodeJS.ProcessEnv, runs: number, sandbox?: SandboxPolicy): Promise<number> {
   const shell = detectUserShell(env);
   const argv = buildShellArgv(shell, command, false);
-  const commandEnv = { ...env, ...UNIFIED_EXEC_ENV };
   const times = await repeat(runs, () => new Promise<number>((resolve, reject) => {
     const startedAt = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env: commandEnv, stdio: 'ignore' });
+    const wrapped = sandbox ? wrapCommand(sandbox, argv, cwd, process.platform, defaultBackend(), { descriptors: true }) : undefined;
+    const run = wrapped?.argv ?? argv;
+    const descriptors = wrapped?.descriptors ?? [];
+    const child = spawn(run[0]!, run.slice(1), { cwd, env: { ...env, ...UNIFIED_EXEC_ENV, ...wrapped?.env }, stdio: ['ignore', 'ignore', 'ignore', ...descriptors] });
     child.on('error', reject);
-    child.on('close', () => resolve(performance.now() - startedAt));
+    child.on('close', () => {
+      wrapped?.cleanup();
+      resolve(performance.now() - startedAt);
+    });
   }));
   return median(times);
 }

@@ -3,7 +3,8 @@
 // Codex, each against its own loopback mock in a fresh home and workspace; warm-up run each, then
 // N runs interleaved, medians; every measure with rig, Codex, ratio and goal (issue 18's table).
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { removeDir } from '../test/support/workspace.js';
 import { runAgentSession, type Agent, type SandboxChoice, type SessionRun } from './agent-session.js';
 import { findCodex } from './codex-bin.js';
@@ -13,24 +14,29 @@ import { privateP95Mb } from './proc-tree.js';
 import type { Metric } from './report.js';
 import { commandsOf, sessionScript, sessionWorkspace, STEP_KINDS, type SessionScript, type StepKind } from './scripted-session.js';
 import { bareCommandMs } from './steps.js';
+import { resolveSandboxPolicy } from '../src/exec/sandbox/index.js';
 import type { BenchEnv } from './workspace.js';
 
 export type BareTimes = Record<StepKind, number>;
 
 /** The script's commands spawned bare (no agent, no sandbox); patches run in-process in both agents: 0. */
-export async function bareTimes(env: BenchEnv, script: SessionScript, runs = 21): Promise<BareTimes> {
+export async function bareTimes(env: BenchEnv, script: SessionScript, runs = 21, sandboxed = false): Promise<BareTimes> {
   const workspace = sessionWorkspace(script);
+  // As in the sessions: the workspace writable, a RIG_HOME elsewhere (read-only for commands).
+  const rigHome = mkdtempSync(join(tmpdir(), 'rig-bench-sandbox-home-'));
   try {
     const commands = commandsOf(script);
     const childEnv = env.childEnv(workspace);
+    const policy = sandboxed ? resolveSandboxPolicy({ mode: 'workspace-write', cwd: workspace, env: childEnv, rigHome }) : undefined;
     return {
-      shell: await bareCommandMs(commands.shell, workspace, childEnv, runs),
-      cat: await bareCommandMs(commands.cat, workspace, childEnv, runs),
+      shell: await bareCommandMs(commands.shell, workspace, childEnv, runs, policy),
+      cat: await bareCommandMs(commands.cat, workspace, childEnv, runs, policy),
       apply_patch: 0,
       add_file: 0,
     };
   } finally {
     removeDir(workspace);
+    removeDir(rigHome);
   }
 }
 
@@ -115,6 +121,8 @@ export interface VsCodexOptions {
 export async function benchVsCodex(env: BenchEnv, setup: VsCodexSetup, options: VsCodexOptions, log: (text: string) => void): Promise<Metric[]> {
   const script = sessionScript({ steps: options.steps ?? 64 });
   const bare = await bareTimes(env, script);
+  // The same commands in rig's own bubblewrap invocation, spawned by the bench: the sandbox's cost.
+  const inSandbox = options.sandbox === 'on' ? await bareTimes(env, script, 21, true) : undefined;
   log(`  ${setup.codexVersion}; sandbox ${options.sandbox === 'on' ? 'workspace-write (each its own)' : 'off'}; bare tool times: shell ${bare.shell.toFixed(2)} ms, cat ${bare.cat.toFixed(2)} ms`);
   const results: Record<'rig' | 'codex', SessionFigures[]> = { rig: [], codex: [] };
   const breakSamples: string[] = [];
@@ -141,6 +149,16 @@ export async function benchVsCodex(env: BenchEnv, setup: VsCodexSetup, options: 
       codex: codex.byKind[kind],
       maxRig: 3,
     })),
+    ...(inSandbox
+      ? (['shell', 'cat'] as const).map((kind): CompareRow => ({
+          key: `vs_codex.overhead_${kind}_beyond_sandbox_ms`,
+          label: `  overhead beyond bubblewrap's own run, ${KIND_LABEL[kind]}`,
+          unit: 'ms',
+          // Each step's gap minus the command run in the sandbox alone, instead of run bare.
+          rig: rig.byKind[kind] + bare[kind] - inSandbox[kind],
+          note: `the same command in rig's bubblewrap invocation, spawned alone: ${inSandbox[kind].toFixed(1)} ms (bare ${bare[kind].toFixed(1)} ms)`,
+        }))
+      : []),
     { key: 'vs_codex.main_peak_rss_mb', label: 'main process peak RSS', unit: 'MB', rig: rig.mainPeakRssMb, codex: codex.mainPeakRssMb, maxRatio: 0.5 },
     { key: 'vs_codex.private_p95_mb', label: 'private memory (RssAnon, p95 of the tree)', unit: 'MB', rig: rig.privateP95Mb, codex: codex.privateP95Mb, maxRatio: 1.2 },
     { key: 'vs_codex.wall_ms', label: 'wall time, whole session', unit: 'ms', rig: rig.wallMs, codex: codex.wallMs, maxRatio: 0.4 },
