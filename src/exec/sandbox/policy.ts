@@ -265,8 +265,8 @@ function gitDirsFromPointer(gitFile: string, baseDir: string): string[] {
 
 function lexists(p: string): boolean {
   try {
-    fs.lstatSync(p);
-    return true;
+    // Without throwing for a missing path: protectedPathsCreatedSince asks this for every command.
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
