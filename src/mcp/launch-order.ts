@@ -39,6 +39,8 @@ const MAX_ENTRIES = 256;
  */
 const DECAY = 0.8;
 
+let saves = 0;
+
 const launchOf = (server: McpStdioServer): string => JSON.stringify([server.command, ...server.args]);
 
 export class LaunchTimes {
@@ -90,7 +92,8 @@ export class LaunchTimes {
     const text = `${JSON.stringify({ version: 1, servers: Object.fromEntries(entries) }, null, 2)}\n`;
     const previous = this.saving ?? Promise.resolve();
     this.saving = previous.then(async () => {
-      const temp = `${file}.tmp-${process.pid}`;
+      // Unique per save: two threads of one process may save the same file at once.
+      const temp = `${file}.tmp-${process.pid}-${++saves}`;
       try {
         await mkdir(dirname(file)).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'EEXIST') throw error;
