@@ -31,6 +31,13 @@ const MAX_WATCHED_CHANGES = 4096;
 const BARRIER_TIMEOUT_MS = 5_000;
 /** Barriers that can be in flight at once without creating a file (two per running command). */
 const BARRIER_FILES = 4;
+/**
+ * Past this many folder events in one second, watching stops and commands are scanned instead.
+ * libuv reads the inotify queue until it is empty before it serves anything else, so a command
+ * that renames in a tight loop (tens of thousands a second) kept rig's event loop busy with
+ * events forever: the model's stream and every timer starved. A scan gives the same answers.
+ */
+const FLOOD_EVENTS_PER_SECOND = 100_000;
 
 interface BarrierFile {
   name: string;
@@ -87,6 +94,9 @@ export class WorkspaceTracker {
   private readonly barrierDir: string;
   private barrierWaiters = new Map<string, () => void>();
   private barrierCount = 0;
+  /** Folder events seen in the current one-second bucket, and when that bucket began. */
+  private floodCount = 0;
+  private floodSince = 0;
   /** Barrier files made before the watch began, not in use by a barrier now (see barrier()). */
   private idleBarrierFiles: BarrierFile[] = [];
   private readonly barrierFiles: BarrierFile[] = [];
@@ -345,6 +355,10 @@ export class WorkspaceTracker {
         if (name) this.barrierWaiters.get(name.toString())?.();
         return;
       }
+      if (this.flooded()) {
+        this.stopWatching();
+        return;
+      }
       // No name: something changed in the folder; look at all of it.
       const touched = name ? [dir + path.sep + name.toString()] : [dir, ...[...this.baseline.keys()].filter((k) => path.dirname(k) === dir)];
       for (const p of touched) {
@@ -361,6 +375,15 @@ export class WorkspaceTracker {
       this.watchers.delete(dir);
     });
     this.watchers.set(barrier ? '\0barrier' : dir, watcher);
+  }
+
+  private flooded(): boolean {
+    if (++this.floodCount < FLOOD_EVENTS_PER_SECOND) return false;
+    const now = performance.now();
+    const flooded = now - this.floodSince < 1000;
+    this.floodCount = 0;
+    this.floodSince = now;
+    return flooded;
   }
 
   private stopWatching(): void {
