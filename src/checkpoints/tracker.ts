@@ -22,35 +22,12 @@ import { ignoreRules, isIgnored, underIgnoredDir, type IgnoreRules } from './ign
 import type { FileChange } from './model.js';
 import { Baseline } from './baseline.js';
 import { dedupe, sameContent, sigOf } from './content.js';
+import { FolderWatches } from './tracker-watch.js';
 
 export { DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './baseline.js';
 
 /** Past this many touched paths in one command, a scan is cheaper (and inotify may overflow). */
 const MAX_WATCHED_CHANGES = 4096;
-/** A barrier not seen within this long means the watches cannot be trusted: scan instead. */
-const BARRIER_TIMEOUT_MS = 5_000;
-/** Barriers that can be in flight at once without creating a file (two per running command). */
-const BARRIER_FILES = 4;
-/**
- * Past this many folder events in one second, watching stops and commands are scanned instead.
- * libuv reads the inotify queue until it is empty before it serves anything else, so a command
- * that renames in a tight loop (tens of thousands a second) kept rig's event loop busy with
- * events forever: the model's stream and every timer starved. A scan gives the same answers.
- */
-const FLOOD_EVENTS_PER_SECOND = 100_000;
-
-interface BarrierFile {
-  name: string;
-  fd: number;
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // Already closed or never valid: nothing left to release.
-  }
-}
 
 export interface TrackerOptions {
   /** Absolute folders whose files are tracked (the writable roots; never / or /tmp). */
@@ -88,20 +65,11 @@ export class WorkspaceTracker {
   private readonly ignore: IgnoreRules;
   private readonly baseline: Baseline;
   private readonly dirs = new Set<string>();
-  private readonly watchers = new Map<string, fs.FSWatcher>();
   private readonly pending = new Set<string>();
   private readonly windows = new Set<CommandWindow>();
   private readonly barrierDir: string;
-  private barrierWaiters = new Map<string, () => void>();
-  private barrierCount = 0;
-  /** Folder events seen in the current one-second bucket, and when that bucket began. */
-  private floodCount = 0;
-  private floodSince = 0;
-  /** Barrier files made before the watch began, not in use by a barrier now (see barrier()). */
-  private idleBarrierFiles: BarrierFile[] = [];
-  private readonly barrierFiles: BarrierFile[] = [];
+  private readonly watches: FolderWatches;
   private windowCount = 0;
-  private watching = false;
   private closed = false;
 
   private constructor(options: TrackerOptions) {
@@ -110,6 +78,7 @@ export class WorkspaceTracker {
     this.ignore = options.ignore ?? ignoreRules();
     this.ignore = { dirNames: this.ignore.dirNames, paths: [...this.ignore.paths, path.resolve(options.dir)] };
     this.baseline = new Baseline(path.join(options.dir, 'baseline'), options);
+    this.watches = new FolderWatches(this.barrierDir, (dir, name) => this.touched(dir, name));
   }
 
   /** Scans the roots (the one full read of their files) and starts watching. */
@@ -123,7 +92,7 @@ export class WorkspaceTracker {
 
   /** 'watch' or 'scan': how commands are observed. */
   get mode(): 'watch' | 'scan' {
-    return this.watching ? 'watch' : 'scan';
+    return this.watches.active ? 'watch' : 'scan';
   }
 
   /** Bytes in the baseline pack (live and stale). */
@@ -153,8 +122,8 @@ export class WorkspaceTracker {
   /** Call before a command runs: settles changes made since the last command into the baseline. */
   async beginCommand(): Promise<CommandWindow> {
     this.assertOpen();
-    if (this.watching && !(await this.barrier())) this.stopWatching();
-    if (this.watching) {
+    if (this.watches.active && !(await this.watches.barrier())) this.watches.stop();
+    if (this.watches.active) {
       // Paths an open window (a command still running) touched are that command's to report.
       const claimed = (p: string) => [...this.windows].some((w) => w.paths.has(p));
       for (const p of [...this.pending]) {
@@ -174,10 +143,10 @@ export class WorkspaceTracker {
   /** Call after the command ended: what it changed (old content from the baseline, new from disk). */
   async endCommand(window: CommandWindow): Promise<CommandChanges> {
     this.assertOpen();
-    if (this.watching && !(await this.barrier())) this.stopWatching();
+    if (this.watches.active && !(await this.watches.barrier())) this.watches.stop();
     this.windows.delete(window);
     const changes: FileChange[] = [];
-    if (!this.watching || window.overflow) {
+    if (!this.watches.active || window.overflow) {
       this.rescanAll(changes, window);
     } else {
       for (const p of window.paths) {
@@ -192,7 +161,7 @@ export class WorkspaceTracker {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.stopWatching();
+    this.watches.stop();
     this.baseline.close();
     fs.rmSync(this.barrierDir, { recursive: true, force: true });
   }
@@ -226,8 +195,7 @@ export class WorkspaceTracker {
     for (const dir of [...this.dirs]) {
       if (dir === p || dir.startsWith(prefix)) {
         this.dirs.delete(dir);
-        this.watchers.get(dir)?.close();
-        this.watchers.delete(dir);
+        this.watches.remove(dir);
       }
     }
   }
@@ -323,114 +291,29 @@ export class WorkspaceTracker {
 
   private startWatching(required: boolean): void {
     try {
-      fs.mkdirSync(this.barrierDir, { recursive: true });
-      // Made before the folder is watched, so their creation is never reported: from then on a
-      // barrier's one-byte write is the only event each of them produces.
-      for (let i = 0; i < BARRIER_FILES; i++) {
-        const name = `p${i}`;
-        this.barrierFiles.push({ name, fd: fs.openSync(path.join(this.barrierDir, name), 'w') });
-      }
-      this.idleBarrierFiles = [...this.barrierFiles];
-      this.watchDir(this.barrierDir, true);
-      for (const dir of this.dirs) this.watchDir(dir, false);
-      this.watching = true;
+      this.watches.start(this.dirs);
     } catch (error) {
-      this.stopWatching();
       if (required) throw new Error(`cannot watch the workspace for shell writes: ${(error as Error).message}`);
     }
   }
 
   private watchTree(top: string): void {
-    if (!this.watching) return;
-    try {
-      for (const dir of this.dirs) if ((dir === top || dir.startsWith(top + path.sep)) && !this.watchers.has(dir)) this.watchDir(dir, false);
-    } catch {
-      this.stopWatching();
+    if (!this.watches.active) return;
+    const prefix = top + path.sep;
+    this.watches.add([...this.dirs].filter((dir) => dir === top || dir.startsWith(prefix)));
+  }
+
+  /** A watched folder changed: the path belongs to every open command window. */
+  private touched(dir: string, name: string | undefined): void {
+    // No name: something changed in the folder; look at all of it.
+    const paths = name !== undefined ? [dir + path.sep + name] : [dir, ...[...this.baseline.keys()].filter((k) => path.dirname(k) === dir)];
+    for (const p of paths) {
+      this.pending.add(p);
+      for (const w of this.windows) {
+        w.paths.add(p);
+        if (w.paths.size > MAX_WATCHED_CHANGES) w.overflow = true;
+      }
     }
-  }
-
-  private watchDir(dir: string, barrier: boolean): void {
-    const watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
-      if (barrier) {
-        if (name) this.barrierWaiters.get(name.toString())?.();
-        return;
-      }
-      if (this.flooded()) {
-        this.stopWatching();
-        return;
-      }
-      // No name: something changed in the folder; look at all of it.
-      const touched = name ? [dir + path.sep + name.toString()] : [dir, ...[...this.baseline.keys()].filter((k) => path.dirname(k) === dir)];
-      for (const p of touched) {
-        this.pending.add(p);
-        for (const w of this.windows) {
-          w.paths.add(p);
-          if (w.paths.size > MAX_WATCHED_CHANGES) w.overflow = true;
-        }
-      }
-    });
-    watcher.on('error', () => {
-      // A watched folder that disappears ends its watch; its removal was reported to the parent.
-      watcher.close();
-      this.watchers.delete(dir);
-    });
-    this.watchers.set(barrier ? '\0barrier' : dir, watcher);
-  }
-
-  private flooded(): boolean {
-    if (++this.floodCount < FLOOD_EVENTS_PER_SECOND) return false;
-    const now = performance.now();
-    const flooded = now - this.floodSince < 1000;
-    this.floodCount = 0;
-    this.floodSince = now;
-    return flooded;
-  }
-
-  private stopWatching(): void {
-    for (const w of this.watchers.values()) w.close();
-    this.watchers.clear();
-    this.watching = false;
-    for (const file of this.barrierFiles.splice(0)) closeQuietly(file.fd);
-    this.idleBarrierFiles = [];
-  }
-
-  /**
-   * Resolves true once every change made before the call has been delivered by the watches: the
-   * barrier's own event is queued after them (one inotify queue per process, read in order).
-   *
-   * A barrier runs before and after every command, so the common case is cheap: a one-byte write
-   * to an idle file made before the watch began (microseconds, no file created). Its name is not
-   * reused until its event was seen, so inotify never merges two barriers' events into one. More
-   * barriers at once than there are such files (parallel commands) create a file of a unique name.
-   */
-  private barrier(): Promise<boolean> {
-    const file = this.idleBarrierFiles.pop();
-    const name = file?.name ?? `b${++this.barrierCount}`;
-    return new Promise((resolve) => {
-      const settle = (seen: boolean): void => {
-        clearTimeout(timer);
-        this.barrierWaiters.delete(name);
-        if (file && seen) this.idleBarrierFiles.push(file);
-        resolve(seen);
-      };
-      const timer = setTimeout(() => settle(false), BARRIER_TIMEOUT_MS);
-      if (file) {
-        this.barrierWaiters.set(name, () => settle(true));
-        try {
-          fs.writeSync(file.fd, 'x', 0);
-        } catch {
-          settle(false);
-        }
-        return;
-      }
-      this.barrierWaiters.set(name, () => {
-        settle(true);
-        fs.unlink(path.join(this.barrierDir, name), () => {});
-      });
-      fs.writeFile(path.join(this.barrierDir, name), '', (error) => {
-        if (error) settle(false);
-      });
-    });
   }
 
   private assertOpen(): void {
