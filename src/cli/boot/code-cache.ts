@@ -3,7 +3,7 @@
 // a classic script compiled with V8's cached data skips parsing and compiling (~35 ms of each
 // `rig exec` before its first request). The cache is an optimisation only: anything wrong with it
 // (missing, unreadable, unwritable, corrupt, made by another V8) means compiling as without it.
-import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -76,17 +76,31 @@ export function openCodeCache(file: string): CodeCache | undefined {
 }
 
 export class CodeCache {
-  private readonly entries: Map<string, Buffer>;
   readonly dir: string;
+  /**
+   * The pack as it was when the process started, open: an entry is read when its chunk is
+   * compiled and is garbage once V8 has taken it. Reading the whole pack at once kept every
+   * chunk's cached data (1.5 MB and more) alive for the whole run. Writers replace the pack by
+   * rename, never in place, so the open file keeps the offsets its header gave.
+   */
+  private readonly pack: OpenPack | undefined;
 
   constructor(private readonly file: string) {
     this.dir = dirname(file);
-    this.entries = readPack(file);
+    this.pack = openPack(file);
   }
 
   /** The cached data of one chunk, if this build's cache has it. */
   get(name: string): Buffer | undefined {
-    return this.entries.get(name);
+    const pack = this.pack;
+    const span = pack?.entries.get(name);
+    if (!pack || !span) return undefined;
+    try {
+      const data = Buffer.allocUnsafe(span.length);
+      return readSync(pack.fd, data, 0, span.length, span.position) === span.length ? data : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -133,6 +147,45 @@ export function pruneOldPacks(dir: string, current: string): void {
   for (const old of packs.slice(KEPT_PACKS - 1)) rmSync(old.path, { force: true });
 }
 
+interface OpenPack {
+  fd: number;
+  entries: Map<string, { position: number; length: number }>;
+}
+
+/** The pack's header, its file left open for the entries; undefined for a missing, foreign or corrupt file. */
+function openPack(file: string): OpenPack | undefined {
+  let fd: number | undefined;
+  try {
+    if (!trustedDirectory(dirname(file))) return undefined;
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    const prefix = Buffer.alloc(HEADER_OFFSET);
+    if (readSync(fd, prefix, 0, HEADER_OFFSET, 0) !== HEADER_OFFSET || prefix.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('not a pack');
+    const headerLength = prefix.readUInt32LE(MAGIC.length);
+    if (HEADER_OFFSET + headerLength > size) throw new Error('truncated');
+    const headerBytes = Buffer.alloc(headerLength);
+    if (readSync(fd, headerBytes, 0, headerLength, HEADER_OFFSET) !== headerLength) throw new Error('truncated');
+    const base = HEADER_OFFSET + headerLength;
+    const entries = new Map<string, { position: number; length: number }>();
+    for (const [name, [offset, length]] of parseHeader(headerBytes)) {
+      if (base + offset + length <= size) entries.set(name, { position: base + offset, length });
+    }
+    return { fd, entries };
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return undefined;
+  }
+}
+
+/** A header's valid entries: name, offset after the header, length. */
+function parseHeader(bytes: Buffer): [string, [number, number]][] {
+  const header = JSON.parse(bytes.toString('utf8')) as Record<string, [number, number]>;
+  return Object.entries(header).filter(([, span]) => {
+    const [offset, length] = Array.isArray(span) ? span : [];
+    return Number.isInteger(offset) && Number.isInteger(length) && offset! >= 0 && length! > 0;
+  });
+}
+
 /** The pack's entries; empty for a missing, foreign or corrupt file. */
 function readPack(file: string): Map<string, Buffer> {
   const entries = new Map<string, Buffer>();
@@ -141,11 +194,9 @@ function readPack(file: string): Map<string, Buffer> {
     const data = readFileSync(file);
     if (data.toString('latin1', 0, MAGIC.length) !== MAGIC) return entries;
     const headerLength = data.readUInt32LE(MAGIC.length);
-    const header = JSON.parse(data.toString('utf8', HEADER_OFFSET, HEADER_OFFSET + headerLength)) as Record<string, [number, number]>;
     const base = HEADER_OFFSET + headerLength;
-    for (const [name, [offset, length]] of Object.entries(header)) {
-      if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length <= 0 || base + offset + length > data.length) continue;
-      entries.set(name, data.subarray(base + offset, base + offset + length));
+    for (const [name, [offset, length]] of parseHeader(data.subarray(HEADER_OFFSET, base))) {
+      if (base + offset + length <= data.length) entries.set(name, data.subarray(base + offset, base + offset + length));
     }
   } catch {
     entries.clear();
