@@ -1,10 +1,12 @@
 // The model request's own HTTP client (node:http instead of fetch): what fetch did for free must
 // still happen — compressed bodies undone, aborts ending the stream, header names case-blind.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync, brotliCompressSync, createGzip } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpPost } from '../../src/model/transport/http-post.js';
+import { MODEL_REQUEST_SENT_CHANNEL } from '../../src/model/transport/request-sent.js';
 import { baseRequest, clientFor, collect, fakeClock, textOf } from './helpers.js';
 
 const servers: http.Server[] = [];
@@ -152,5 +154,38 @@ describe('the model POST over node:http', () => {
 
   it('refuses a URL that is neither http nor https with the scheme named', async () => {
     await expect(httpPost('ftp://127.0.0.1/v1', { headers: {}, body: '' })).rejects.toThrow(/unsupported protocol ftp: .*use http:\/\/ or https:\/\//);
+  });
+
+  it('says "request sent" once the whole body is out and before the answer, while the model is still working', async () => {
+    const order: string[] = [];
+    let release: (() => void) | undefined;
+    const url = await serve((req, res) => {
+      let bytes = 0;
+      req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      req.on('end', () => {
+        order.push(`server has ${bytes} bytes`);
+        // The model "thinks" until the test has seen the notice.
+        release = () => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(answer('late'));
+        };
+      });
+    });
+    const onSent = (message: unknown) => {
+      order.push(`sent ${String(message)}`);
+    };
+    subscribe(MODEL_REQUEST_SENT_CHANNEL, onSent);
+    try {
+      const body = JSON.stringify({ stream: true, input: 'x'.repeat(200_000) });
+      const response = httpPost(`${url}/responses`, { headers: { 'content-type': 'application/json' }, body });
+      await until(() => order.length === 2 && release !== undefined);
+      expect(order.sort()).toEqual([`sent ${url}/responses`, `server has ${Buffer.byteLength(body)} bytes`].sort());
+      release!();
+      const answered = await response;
+      expect(await answered.text()).toContain('late');
+      expect(order.filter((line) => line.startsWith('sent'))).toHaveLength(1);
+    } finally {
+      unsubscribe(MODEL_REQUEST_SENT_CHANNEL, onSent);
+    }
   });
 });

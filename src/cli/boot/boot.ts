@@ -4,6 +4,7 @@ import nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keepYoungGenerationSmall } from './young-generation.js';
+import { startHeapKeeper } from './heap-keeper.js';
 import { ChunkLoader } from './chunk-loader.js';
 import { codeCacheFile, openCodeCache } from './code-cache.js';
 
@@ -11,6 +12,7 @@ declare const RIG_BUILD_ID: string;
 
 {
   keepYoungGenerationSmall();
+  startHeapKeeper();
   const dist = dirname(fileURLToPath(import.meta.url));
   const file = codeCacheFile(process.env, RIG_BUILD_ID);
   const cache = file ? openCodeCache(file) : undefined;

@@ -4,9 +4,13 @@
 // project's 2-core machine, paid between "the request is built" and "the request is sent", i.e.
 // on every `rig exec`'s time to first token. node:http is already part of the running process.
 // Like fetch in Node 20, this ignores proxy variables and speaks HTTP/1.1 with keep-alive.
+import { channel } from 'node:diagnostics_channel';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { JsonChunks } from './json-chunks.js';
+import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent.js';
+
+const requestSent = channel(MODEL_REQUEST_SENT_CHANNEL);
 
 /** The part of a fetch() Response the model stream reads. */
 export interface HttpResponse {
@@ -46,6 +50,9 @@ export const httpPost: HttpPost = async (url, init) => {
   const message = await new Promise<IncomingMessage>((resolve, reject) => {
     const request = client.request(target, { method: 'POST', headers, ...(init.signal ? { signal: init.signal } : {}) }, resolve);
     request.once('error', reject);
+    request.once('finish', () => {
+      if (requestSent.hasSubscribers) requestSent.publish(url);
+    });
     // Corked, the pieces leave in one writev with the headers instead of a packet each.
     request.cork();
     for (const chunk of chunks) request.write(chunk, 'utf8');
