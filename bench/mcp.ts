@@ -82,6 +82,26 @@ async function timedStart(tables: Record<string, ReturnType<typeof tiny>>, launc
   }
 }
 
+/** config.toml tables for one required tiny server per delay, each reporting its start to `reports`. */
+function tinyServerTables(delays: readonly number[], reports: string): string[] {
+  return delays.map((delay, i) =>
+    [
+      `[mcp_servers.s${i}]`,
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = ${JSON.stringify([TINY])}`,
+      'required = true',
+      `env = { TINY_INIT_DELAY_MS = "${delay}", TINY_REPORT_FILE = ${JSON.stringify(reports)} }`,
+    ].join('\n'),
+  );
+}
+
+/** The slowest server's own start time in the run that wrote `reports`; throws unless all `expected` reported. */
+function reportedOwnMs(reports: string, expected: number): number {
+  const own = existsSync(reports) ? readFileSync(reports, 'utf8').trim().split('\n').filter(Boolean).map((line) => ownMs(JSON.parse(line) as TinyReport)) : [];
+  if (own.length !== expected) throw new Error(`${own.length} of ${expected} servers reported their start`);
+  return Math.max(0, ...own);
+}
+
 /** Never asked anything: starting a thread sends no request. */
 const idleClient = { wire: 'responses', buildBody: () => ({}), stream: () => (async function* () {})() } as unknown as ModelClient;
 
@@ -93,15 +113,7 @@ const idleClient = { wire: 'responses', buildBody: () => ({}), stream: () => (as
 async function timedThreadStart(delays: readonly number[], home: string): Promise<{ wallMs: number; ownMs: number }> {
   const reports = join(home, 'reports.jsonl');
   rmSync(reports, { force: true });
-  const tables = delays.map((delay, i) =>
-    [
-      `[mcp_servers.s${i}]`,
-      `command = ${JSON.stringify(process.execPath)}`,
-      `args = ${JSON.stringify([TINY])}`,
-      'required = true',
-      `env = { TINY_INIT_DELAY_MS = "${delay}", TINY_REPORT_FILE = ${JSON.stringify(reports)} }`,
-    ].join('\n'),
-  );
+  const tables = tinyServerTables(delays, reports);
   writeFileSync(
     join(home, 'config.toml'),
     ['model_provider = "mock"', 'model = "m"', '[model_providers.mock]', 'name = "Mock"', 'base_url = "http://127.0.0.1:9/v1"', 'wire_api = "responses"', ...tables].join('\n'),
@@ -111,9 +123,7 @@ async function timedThreadStart(delays: readonly number[], home: string): Promis
     const began = performance.now();
     await engine.startThread({ cwd: repo, ephemeral: true, ignoreRules: true });
     const wallMs = performance.now() - began;
-    const own = existsSync(reports) ? readFileSync(reports, 'utf8').trim().split('\n').map((line) => ownMs(JSON.parse(line) as TinyReport)) : [];
-    if (own.length !== delays.length) throw new Error(`${own.length} of ${delays.length} servers reported their start`);
-    return { wallMs, ownMs: Math.max(0, ...own) };
+    return { wallMs, ownMs: reportedOwnMs(reports, delays.length) };
   } finally {
     await engine.close();
   }
@@ -212,15 +222,7 @@ export async function benchMcpStart(
 async function execFirstRequest(runs: number): Promise<{ five: number[]; overhead: number[] }> {
   const mock = await startMockProvider();
   const reports = join(mkdtempSync(join(tmpdir(), 'rig-bench-mcp-reports-')), 'reports.jsonl');
-  const servers = INIT_DELAYS_MS.map((delay, i) =>
-    [
-      `[mcp_servers.s${i}]`,
-      `command = ${JSON.stringify(process.execPath)}`,
-      `args = ${JSON.stringify([TINY])}`,
-      'required = true',
-      `env = { TINY_INIT_DELAY_MS = "${delay}", TINY_REPORT_FILE = ${JSON.stringify(reports)} }`,
-    ].join('\n'),
-  );
+  const servers = tinyServerTables(INIT_DELAYS_MS, reports);
   const bareHome = tempRigHome({ url: mock.url });
   const fiveHome = tempRigHome({ url: mock.url, extra: servers.join('\n') });
   const workspace = mkdtempSync(join(tmpdir(), 'rig-bench-mcp-cwd-'));
@@ -243,11 +245,10 @@ async function execFirstRequest(runs: number): Promise<{ five: number[]; overhea
       const without = await firstRequest(bareHome);
       rmSync(reports, { force: true });
       const withFive = await firstRequest(fiveHome);
-      const own = readFileSync(reports, 'utf8').trim().split('\n').map((line) => ownMs(JSON.parse(line) as TinyReport));
-      if (own.length !== INIT_DELAYS_MS.length) throw new Error(`${own.length} of ${INIT_DELAYS_MS.length} servers reported their start`);
+      const slowestOwn = reportedOwnMs(reports, INIT_DELAYS_MS.length);
       if (i === 0) continue;
       five.push(withFive);
-      overhead.push(withFive - without - Math.max(...own));
+      overhead.push(withFive - without - slowestOwn);
     }
   } finally {
     await mock.close();
