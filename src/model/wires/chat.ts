@@ -27,6 +27,7 @@ import {
   wrappedCustomToolSchema,
   webSearchText,
 } from './shared.js';
+import { rememberFold, resumeFold } from './history-memo.js';
 
 // ---- request types -------------------------------------------------------------------------
 
@@ -110,11 +111,21 @@ function chatToolOutput(callId: string, output: ToolOutput, images: ContentPart[
     .join('\n');
 }
 
-/** Consecutive assistant-side items (reasoning, text, tool calls) form one assistant message. */
+/**
+ * Consecutive assistant-side items (reasoning, text, tool calls) form one assistant message. The
+ * fold resumes where the thread's last request left it settled (history-memo.ts).
+ */
 function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessage[] {
-  const messages: ChatMessage[] = [];
   const shape = request.wireShape ?? {};
-  if (request.instructions) messages.push({ role: 'system', content: request.instructions });
+  const input = request.input;
+  // Everything the fold below reads besides the items themselves.
+  const settings = ['chat', request.instructions, shape.userContent, compat.developer_role, compat.later_system_as_user, compat.reasoning_content];
+  const resumed = resumeFold<ChatMessage>(input, settings);
+  const messages = resumed.messages;
+  if (resumed.reused === 0 && request.instructions) messages.push({ role: 'system', content: request.instructions });
+  // After how many items, and with how many messages, nothing was left open.
+  let settledItems = resumed.from;
+  let settledMessages = messages.length;
   let assistant: { content: string; reasoning: string } | undefined;
   const calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];
   const flush = (): void => {
@@ -136,7 +147,8 @@ function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessa
     if (toolImages.length === 0) return;
     messages.push({ role: 'user', content: userContent(toolImages.splice(0), 'parts') } as ChatMessage);
   };
-  for (const item of request.input) {
+  for (let index = resumed.from; index < input.length; index++) {
+    const item = input[index]!;
     if (item.type !== 'function_call_output' && item.type !== 'custom_tool_call_output') flushToolImages();
     switch (item.type) {
       case 'message':
@@ -180,7 +192,12 @@ function lowerMessages(request: ModelRequest, compat: ResolvedCompat): ChatMessa
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: chatToolOutput(item.call_id, item.output, toolImages) });
         break;
     }
+    if (assistant === undefined && calls.length === 0 && toolImages.length === 0) {
+      settledItems = index + 1;
+      settledMessages = messages.length;
+    }
   }
+  rememberFold(input, settings, settledItems, messages, settledMessages, resumed.reused);
   flush();
   flushToolImages();
   return messages;

@@ -22,6 +22,7 @@ import {
   wrappedCustomToolDescription,
   wrappedCustomToolSchema,
 } from './shared.js';
+import { rememberFold, resumeFold } from './history-memo.js';
 
 // ---- request types -------------------------------------------------------------------------
 
@@ -134,16 +135,29 @@ function lowerItem(item: ConversationItem): { role: 'user' | 'assistant'; blocks
   }
 }
 
-/** Consecutive same-role items merge into one message (the API wants alternating roles). */
+/**
+ * Consecutive same-role items merge into one message (the API wants alternating roles). Every
+ * message but the last is settled: the fold resumes at the item that opened the last one
+ * (history-memo.ts), so the last is always built fresh and may take the caching marker.
+ */
 function lowerMessages(request: ModelRequest, cacheLastMessage: boolean): MessageParam[] {
-  const messages: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
-  for (const item of request.input) {
-    const { role, blocks } = lowerItem(item);
+  type Message = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
+  const input = request.input;
+  const settings = ['messages'];
+  const resumed = resumeFold<Message>(input, settings);
+  const messages = resumed.messages;
+  let lastOpenedAt = resumed.from;
+  for (let index = resumed.from; index < input.length; index++) {
+    const { role, blocks } = lowerItem(input[index]!);
     if (blocks.length === 0) continue;
     const last = messages[messages.length - 1];
     if (last && last.role === role) last.content.push(...blocks);
-    else messages.push({ role, content: blocks });
+    else {
+      messages.push({ role, content: blocks });
+      lastOpenedAt = index;
+    }
   }
+  if (messages.length > resumed.reused) rememberFold(input, settings, lastOpenedAt, messages, messages.length - 1, resumed.reused);
   // Prompt caching: a breakpoint on the last block caches the whole conversation prefix.
   const lastBlock = cacheLastMessage ? messages[messages.length - 1]?.content.at(-1) : undefined;
   if (lastBlock && lastBlock.type !== 'thinking' && lastBlock.type !== 'redacted_thinking') {
