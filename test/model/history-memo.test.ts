@@ -2,7 +2,8 @@
 // left it settled (src/model/wires/history-memo.ts). Whatever the history, every request must be
 // byte for byte what a fold from the start gives: a fresh copy of the same items has no memo.
 import { describe, expect, it } from 'vitest';
-import type { ConversationItem, ModelRequest } from '../../src/protocol/index.js';
+import type { ConversationItem } from '../../src/protocol/index.js';
+import type { ModelRequest } from '../../src/model/types.js';
 import { buildChatBody } from '../../src/model/wires/chat.js';
 import { buildMessagesBody } from '../../src/model/wires/messages.js';
 import { jsonChunksText, toJsonChunks } from '../../src/model/transport/json-chunks.js';
