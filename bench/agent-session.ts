@@ -25,7 +25,13 @@ export interface Agent {
   homeRoot?: string;
   /** Extra environment for the agent (investigations: allocator settings, profiler paths). */
   env?: Record<string, string>;
+  /** rig only: the wire it speaks to the mock (Codex always speaks Responses). Default responses. */
+  wire?: SessionWire;
 }
+
+/** The wires a scripted session can run over; the mock answers each in its own format. */
+export type SessionWire = 'responses' | 'chat';
+export const SESSION_WIRES: readonly SessionWire[] = ['responses', 'chat'];
 
 /** `on`: workspace-write with each agent's own sandbox; `off`: no sandbox (both bypass it). */
 export type SandboxChoice = 'on' | 'off';
@@ -75,7 +81,7 @@ function codexConfig(url: string): string {
 function agentHome(agent: Agent, url: string): string {
   if (agent.name === 'rig') {
     // No step cap is given: rig's default has none, as Codex has none.
-    return tempRigHome({ url, model: MODEL });
+    return tempRigHome({ url, model: MODEL, wire: agent.wire ?? 'responses' });
   }
   const root = agent.homeRoot!;
   mkdirSync(root, { recursive: true });
@@ -100,40 +106,75 @@ function bodyBytes(request: MockRequest): number {
   return Buffer.byteLength(typeof request.body === 'string' ? request.body : JSON.stringify(request.body));
 }
 
+/** A request body as the checks below read it, whatever the wire: the history, and what comes with it. */
+interface RequestView {
+  instructions: unknown;
+  tools: unknown;
+  history: Record<string, unknown>[];
+  /** The text of the output sent back for `callId`, if the request carries one. */
+  outputOf(callId: string): string | undefined;
+}
+
+function viewOf(request: MockRequest): RequestView {
+  const body = request.body as Record<string, unknown>;
+  if (request.wire === 'chat') {
+    // The system prompt is the first message; the rest is the conversation.
+    const messages = (body['messages'] as Record<string, unknown>[] | undefined) ?? [];
+    const [first, ...rest] = messages;
+    const system = first?.['role'] === 'system';
+    const history = system ? rest : messages;
+    return {
+      instructions: system ? first['content'] : undefined,
+      tools: body['tools'],
+      history,
+      outputOf: (callId) => {
+        const message = history.find((m) => m['role'] === 'tool' && m['tool_call_id'] === callId);
+        return message === undefined ? undefined : textOf(message['content']);
+      },
+    };
+  }
+  const input = (body['input'] as Record<string, unknown>[] | undefined) ?? [];
+  return {
+    instructions: body['instructions'],
+    tools: body['tools'],
+    history: input,
+    outputOf: (callId) => {
+      const item = input.find((i) => i['call_id'] === callId && /_output$/.test(String(i['type'])));
+      return item === undefined ? undefined : textOf(item['output']);
+    },
+  };
+}
+
+function textOf(output: unknown): string {
+  return typeof output === 'string' ? output : JSON.stringify(output);
+}
+
 /**
  * Requests that do not start with the whole previous request: the same instructions and tools,
- * and the previous `input` items, unchanged, as the first items of this one (a cache-friendly prompt).
+ * and the previous history items, unchanged, as the first items of this one (a cache-friendly prompt).
  */
 export function prefixBreaks(requests: readonly MockRequest[]): string[] {
   const breaks: string[] = [];
-  for (let n = 1; n < requests.length; n++) {
-    const before = requests[n - 1]!.body as Record<string, unknown>;
-    const after = requests[n]!.body as Record<string, unknown>;
+  const views = requests.map(viewOf);
+  for (let n = 1; n < views.length; n++) {
+    const before = views[n - 1]!;
+    const after = views[n]!;
     for (const field of ['instructions', 'tools'] as const) {
       if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) breaks.push(`request ${n + 1}: ${field} changed`);
     }
-    const previous = (before['input'] as unknown[] | undefined) ?? [];
-    const current = (after['input'] as unknown[] | undefined) ?? [];
-    const changed = previous.findIndex((item, i) => JSON.stringify(item) !== JSON.stringify(current[i]));
-    if (changed >= 0) breaks.push(`request ${n + 1}: input item ${changed} differs from request ${n}'s`);
+    const changed = before.history.findIndex((item, i) => JSON.stringify(item) !== JSON.stringify(after.history[i]));
+    if (changed >= 0) breaks.push(`request ${n + 1}: history item ${changed} differs from request ${n}'s`);
   }
   return breaks;
-}
-
-function outputText(item: Record<string, unknown>): string {
-  const output = item['output'];
-  if (typeof output === 'string') return output;
-  return JSON.stringify(output);
 }
 
 /** Whether each tool call succeeded, read off the outputs the agent sent back. */
 function toolProblem(script: SessionScript, requests: readonly MockRequest[]): string | undefined {
   for (const [i, kind] of script.kinds.entries()) {
     const callId = `call_${i + 1}_0`;
-    const input = ((requests[i + 1]?.body as Record<string, unknown> | undefined)?.['input'] as Record<string, unknown>[] | undefined) ?? [];
-    const output = input.find((item) => item['call_id'] === callId && /_output$/.test(String(item['type'])));
-    if (!output) return `step ${i + 1} (${kind}): request ${i + 2} carries no output for ${callId}`;
-    const text = outputText(output);
+    const next = requests[i + 1];
+    const text = next === undefined ? undefined : viewOf(next).outputOf(callId);
+    if (text === undefined) return `step ${i + 1} (${kind}): request ${i + 2} carries no output for ${callId}`;
     const ok = kind === 'shell' || kind === 'cat' ? /exited with code 0/.test(text) : /Success/.test(text);
     if (!ok) return `step ${i + 1} (${kind}) failed: ${text.slice(0, 400)}`;
   }
@@ -181,14 +222,14 @@ export async function runAgentSession(agent: Agent, script: SessionScript, sandb
     const memory = sampler.stop();
     const what = `${agent.name} (${script.steps}-step session)`;
     if (code !== 0) throw new Error(`${what} exited ${code}\n--- stdout\n${stdout.slice(-2000)}\n--- stderr\n${stderr.slice(-2000)}`);
-    const requests = mock.requests.filter((request) => request.wire === 'responses');
+    const requests = mock.requests.filter((request) => request.wire === (agent.wire ?? 'responses'));
     if (requests.length !== script.steps + 1 || mock.remaining() !== 0) {
       throw new Error(`${what} made ${requests.length} model requests, expected ${script.steps + 1}\n--- stderr\n${stderr.slice(-2000)}`);
     }
     const problem = toolProblem(script, requests) ?? workspaceProblem(script, workspace);
     if (problem) throw new Error(`${what}: ${problem}`);
     const requestBytes = requests.map(bodyBytes);
-    const last = requests[requests.length - 1]!.body as Record<string, unknown>;
+    const last = requests[requests.length - 1]!;
     return {
       agent: agent.name,
       spawnedAt,
@@ -196,7 +237,7 @@ export async function runAgentSession(agent: Agent, script: SessionScript, sandb
       wallMs: exitedAt - spawnedAt,
       bytesSent: requestBytes.reduce((sum, bytes) => sum + bytes, 0),
       requestBytes,
-      historyBytes: Buffer.byteLength(JSON.stringify(last['input'] ?? [])),
+      historyBytes: Buffer.byteLength(JSON.stringify(viewOf(last).history)),
       steps: script.kinds.map((kind, i) => ({ kind, gapMs: arrivals[i + 1]! - answered[i]! })),
       arrivals,
       memory,

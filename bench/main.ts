@@ -4,7 +4,8 @@
 //   npm run bench -- --runs 9 --only startup,steps
 //   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, tui-session, eval, checkpoints, app-server, agents, soak, vs-codex), --strict
 //   (exit 1 when a target is missed), --vs codex (the 64-step session and the soak through rig and Codex side by side;
-//   alone it runs just those, 5 runs unless --runs), --soak-steps N (default 320), --sandbox on|off (for soak and vs-codex).
+//   alone it runs just those, 5 runs unless --runs), --soak-steps N (default 320), --soak-wire responses|chat (the wire
+//   rig speaks in the soak; default responses), --sandbox on|off (for soak and vs-codex).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs
 // bundles them next to this file when they exist, and they are loaded here by path.
@@ -26,6 +27,7 @@ import { benchTui } from './tui.js';
 import { benchTuiSession } from './tui-session.js';
 import { benchEval } from './eval.js';
 import { benchSoak } from './soak.js';
+import { SESSION_WIRES, type SessionWire } from './agent-session.js';
 import { benchVsCodex, vsCodexSetup } from './vs-codex.js';
 import { createBenchEnv } from './workspace.js';
 import { toMetrics } from './normalize.js';
@@ -39,6 +41,7 @@ interface Options {
   strict: boolean;
   vsCodex: boolean;
   soakSteps: number;
+  soakWire: SessionWire;
   sandbox: 'on' | 'off';
 }
 
@@ -46,7 +49,7 @@ interface Options {
 const DEFAULT_SECTIONS = SECTIONS.filter((section) => section !== 'vs-codex');
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 7, only: new Set(DEFAULT_SECTIONS), strict: false, vsCodex: false, soakSteps: 320, sandbox: 'on' };
+  const options: Options = { runs: 7, only: new Set(DEFAULT_SECTIONS), strict: false, vsCodex: false, soakSteps: 320, soakWire: 'responses', sandbox: 'on' };
   let runsGiven = false;
   let onlyGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -70,12 +73,16 @@ function parseArgs(argv: string[]): Options {
     } else if (arg === '--soak-steps') {
       options.soakSteps = Number.parseInt(argv[++i] ?? '', 10);
       if (!(options.soakSteps >= 66)) throw new Error('--soak-steps needs a number of at least 66, e.g. --soak-steps 320');
+    } else if (arg === '--soak-wire') {
+      const wire = argv[++i];
+      if (!(SESSION_WIRES as readonly (string | undefined)[]).includes(wire)) throw new Error(`--soak-wire takes one of: ${SESSION_WIRES.join(', ')}`);
+      options.soakWire = wire as SessionWire;
     } else if (arg === '--sandbox') {
       const choice = argv[++i];
       if (choice !== 'on' && choice !== 'off') throw new Error('--sandbox takes on (workspace-write, each agent its own sandbox) or off');
       options.sandbox = choice;
     } else {
-      throw new Error(`unknown bench argument ${arg} (flags: --runs N, --only ${SECTIONS.join(',')}, --strict, --vs codex, --soak-steps N, --sandbox on|off)`);
+      throw new Error(`unknown bench argument ${arg} (flags: --runs N, --only ${SECTIONS.join(',')}, --strict, --vs codex, --soak-steps N, --soak-wire ${SESSION_WIRES.join('|')}, --sandbox on|off)`);
     }
   }
   if (options.vsCodex) {
@@ -231,7 +238,7 @@ async function main(): Promise<number> {
         }
         if (options.only.has('soak')) {
           log(`soak: a ${options.soakSteps}-step session, each command printing ~1 KB${codex ? ', rig and Codex' : ''}...`);
-          metrics.push(...(await benchSoak(env, { steps: options.soakSteps, sandbox: options.sandbox, ...(codex ? { codex } : {}) }, log)));
+          metrics.push(...(await benchSoak(env, { steps: options.soakSteps, sandbox: options.sandbox, wire: options.soakWire, ...(codex ? { codex } : {}) }, log)));
         }
       } finally {
         codex?.cleanup();

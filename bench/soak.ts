@@ -4,7 +4,7 @@
 // item 3: flat per step; private memory <= 1.2x Codex's, main-process peak RSS <= 0.5x). With
 // `--vs codex` Codex runs the same session; without it, Codex's soak figures from the issue are
 // the reference.
-import { runAgentSession, type SandboxChoice, type SessionRun } from './agent-session.js';
+import { runAgentSession, type SandboxChoice, type SessionRun, type SessionWire } from './agent-session.js';
 import { compareMetrics, renderCompare, type CompareRow } from './compare-table.js';
 import { median } from './measure.js';
 import { privateBetweenMb, privateP95Mb } from './proc-tree.js';
@@ -57,6 +57,8 @@ function soakFigures(run: SessionRun, bare: BareTimes): SoakFigures {
 export interface SoakOptions {
   steps: number;
   sandbox: SandboxChoice;
+  /** The wire rig speaks (Codex always speaks Responses). Rows of another wire than Responses get keys of their own. */
+  wire: SessionWire;
   /** Codex runs the same soak when given (`--vs codex`). */
   codex?: VsCodexSetup;
 }
@@ -66,11 +68,11 @@ export async function benchSoak(env: BenchEnv, options: SoakOptions, log: (text:
   const script = sessionScript({ steps: options.steps, rotation: ['shell', 'cat', 'shell', 'apply_patch'], outputBytes: 1024 });
   const warmUp = sessionScript({ steps: 4, outputBytes: 1024 });
   const bare = await bareTimes(env, script);
-  const rigAgent = { name: 'rig' as const, command: [process.execPath, env.rigBin] };
+  const rigAgent = { name: 'rig' as const, command: [process.execPath, env.rigBin], wire: options.wire };
   await runAgentSession(rigAgent, warmUp, options.sandbox);
   const rigRun = await runAgentSession(rigAgent, script, options.sandbox);
   const rig = soakFigures(rigRun, bare);
-  log(`  rig: ${options.steps} steps in ${rig.wallMs.toFixed(0)} ms, history ${(rigRun.historyBytes / 1024).toFixed(0)} KB at the end`);
+  log(`  rig (${options.wire}): ${options.steps} steps in ${rig.wallMs.toFixed(0)} ms, history ${(rigRun.historyBytes / 1024).toFixed(0)} KB at the end`);
   let codex: SoakFigures | undefined;
   if (options.codex) {
     await runAgentSession(options.codex.codex, warmUp, options.sandbox);
@@ -146,7 +148,10 @@ export async function benchSoak(env: BenchEnv, options: SoakOptions, log: (text:
       ...(rig.prefixBreaks.length ? { note: rig.prefixBreaks.slice(0, 3).join('; ') } : {}),
     },
   ];
+  // A run over Chat Completions is compared with earlier runs over it, not with Responses runs.
+  if (options.wire !== 'responses') for (const row of rows) row.key = row.key.replace(/^soak\./, `soak.${options.wire}.`);
   const codexLabel = options.codex ? options.codex.codexVersion.replace(/^codex-cli /, 'Codex ') : 'Codex (issue)';
-  process.stdout.write(`\n${renderCompare(`soak: ${options.steps}-step session, each command printing ~1 KB (one run each)`, rows, codexLabel)}\n`);
+  const title = `soak: ${options.steps}-step session, each command printing ~1 KB, rig over ${options.wire === 'chat' ? 'Chat Completions' : 'Responses'} (one run each)`;
+  process.stdout.write(`\n${renderCompare(title, rows, codexLabel)}\n`);
   return compareMetrics(rows);
 }

@@ -23,9 +23,19 @@ describe('prompt-prefix check', () => {
     const second = request({ instructions: 'be brief', tools, input: [user('a'), user('b')] });
     expect(prefixBreaks([first, second])).toEqual([]);
     const rewritten = request({ instructions: 'be brief', tools, input: [user('A'), user('b'), user('c')] });
-    expect(prefixBreaks([first, second, rewritten])).toEqual(['request 3: input item 0 differs from request 2\'s']);
+    expect(prefixBreaks([first, second, rewritten])).toEqual(['request 3: history item 0 differs from request 2\'s']);
     const retooled = request({ instructions: 'be brief', tools: [], input: [user('a'), user('b')] });
     expect(prefixBreaks([first, retooled])).toEqual(['request 2: tools changed']);
+  });
+
+  test('over Chat Completions the system message is the instructions and the other messages the history', () => {
+    const chat = (messages: object[]): MockRequest => ({ ...request({ tools: [], messages }), path: '/v1/chat/completions', wire: 'chat' });
+    const system = { role: 'system', content: 'be brief' };
+    const a = { role: 'user', content: 'a' };
+    const b = { role: 'user', content: 'b' };
+    expect(prefixBreaks([chat([system, a]), chat([system, a, b])])).toEqual([]);
+    expect(prefixBreaks([chat([system, a]), chat([{ role: 'system', content: 'be long' }, a, b])])).toEqual(['request 2: instructions changed']);
+    expect(prefixBreaks([chat([system, a, b]), chat([system, b, b])])).toEqual(["request 2: history item 0 differs from request 1's"]);
   });
 });
 
@@ -86,5 +96,13 @@ describe('scripted session', () => {
     expect(run.requestBytes[8]! - run.requestBytes[0]!).toBeGreaterThan(4 * 1024);
     expect(run.steps.every((step) => step.gapMs > 0)).toBe(true);
     expect(run.memory.samples.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  test('the same session over Chat Completions (the soak can run over either wire)', async () => {
+    const script = sessionScript({ steps: 4, outputBytes: 1024 });
+    const run = await runAgentSession({ name: 'rig', command: [process.execPath, RIG_BIN], wire: 'chat' }, script, 'on');
+    expect(run.requestBytes).toHaveLength(5);
+    expect(run.prefixBreaks).toEqual([]);
+    expect(run.historyBytes).toBeGreaterThan(2 * 1024);
   }, 60_000);
 });
