@@ -69,6 +69,35 @@ describe('toJsonChunks', () => {
     kept.forEach((chunk, i) => expect(chunk.buffer.byteLength).toBe(JSON.stringify(items[i]).length + 1));
   });
 
+  it('joins runs of 32 stable items into one piece: a long history goes out in a few writes, in the same bytes', () => {
+    const items = Array.from({ length: 200 }, (_, i) => stableJson({ type: 'function_call_output', call_id: `c${i}`, output: `ü out ${i} `.repeat(20) }));
+    for (let n = 1; n <= items.length; n += 7) {
+      const value = { model: 'm', input: items.slice(0, n), stream: true };
+      expect(jsonChunksText(toJsonChunks(value))).toBe(JSON.stringify(value));
+    }
+    const whole = { model: 'm', input: items, stream: true };
+    const body = toJsonChunks(whole);
+    expect(jsonChunksText(body)).toBe(JSON.stringify(whole));
+    expect(body.byteLength).toBe(Buffer.byteLength(JSON.stringify(whole)));
+    // 6 blocks of 32, the 8 items after them one by one, and the text around them.
+    expect(body.chunks.length).toBeLessThanOrEqual(6 + 8 + 4);
+    // A block is the only copy of its items' bytes: each item's cached bytes are a view of it.
+    const blockPieces = body.chunks.filter((chunk): chunk is Buffer => typeof chunk !== 'string' && chunk.length > 4_000);
+    expect(blockPieces).toHaveLength(6);
+    const again = toJsonChunks(whole).chunks.filter((chunk): chunk is Buffer => typeof chunk !== 'string' && chunk.length > 4_000);
+    again.forEach((piece, i) => expect(piece).toBe(blockPieces[i]));
+  });
+
+  it('a history changed in the middle (an item dropped, one replaced) is written right, and blocked anew', () => {
+    const items = Array.from({ length: 100 }, (_, i) => stableJson({ type: 'message', role: 'user', content: [{ type: 'input_text', text: `m${i}` }] }));
+    toJsonChunks({ input: items });
+    toJsonChunks({ input: items });
+    const changed = [...items.slice(0, 10), ...items.slice(11, 50), stableJson({ type: 'message', role: 'user', content: [] }), ...items.slice(51)];
+    for (let round = 0; round < 3; round++) expect(jsonChunksText(toJsonChunks({ input: changed }))).toBe(JSON.stringify({ input: changed }));
+    expect(jsonChunksText(toJsonChunks({ input: items }))).toBe(JSON.stringify({ input: items }));
+    expect(jsonChunksText(toJsonChunks({ input: items.slice(40) }))).toBe(JSON.stringify({ input: items.slice(40) }));
+  });
+
   it('refuses a body that has no JSON form', () => {
     expect(() => toJsonChunks(undefined)).toThrow(/not JSON/);
   });

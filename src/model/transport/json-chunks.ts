@@ -82,23 +82,79 @@ function ownedUtf8(text: string): Buffer {
   return bytes;
 }
 
+/**
+ * Consecutive stable items joined into one block once this many are in a row. A 300-step history
+ * written item by item was ~600 pieces per request, each a write with its own queue entries in
+ * the HTTP and stream layers and its own iovec in the kernel: ~1 ms of the main thread a request on
+ * the soak bench, growing with the history. In blocks it is ~20, for the same bytes in memory.
+ */
+const BLOCK_ITEMS = 32;
+
+interface Block {
+  items: readonly object[];
+  /** The items' bytes one after the other, each with its comma. */
+  bytes: Buffer;
+}
+
+// By the block's first item. Blocks begin where a run of stable items begins (after a block, or
+// after an item that is not stable), so the next request, whose array starts with the same items,
+// meets them at the same places.
+const blocks = new WeakMap<object, Block>();
+
+function blockMatches(block: Block, items: readonly unknown[], at: number): boolean {
+  if (at + block.items.length > items.length) return false;
+  for (let j = 0; j < block.items.length; j++) if (items[at + j] !== block.items[j]) return false;
+  return true;
+}
+
+/** Joins the run's bytes into one block; each item's cached bytes become a view of it (no second copy). */
+function makeBlock(run: readonly object[]): void {
+  const parts = run.map((item) => stableBytes.get(item)!);
+  const bytes = Buffer.allocUnsafeSlow(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  run.forEach((item, j) => {
+    const part = parts[j]!;
+    part.copy(bytes, offset);
+    stableBytes.set(item, bytes.subarray(offset, offset + part.length));
+    offset += part.length;
+  });
+  blocks.set(run[0]!, { items: run, bytes });
+}
+
 function writeArray(writer: ChunkWriter, items: readonly unknown[]): void {
   writer.write('[');
+  let run: object[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const last = i === items.length - 1;
     const cached = item !== null && typeof item === 'object' ? stableBytes.get(item) : undefined;
-    if (cached !== undefined) {
-      let bytes = cached;
-      if (bytes === null) {
-        bytes = ownedUtf8(`${JSON.stringify(item)},`);
-        stableBytes.set(item as object, bytes);
-      }
-      writer.writeBytes(last ? bytes.subarray(0, bytes.length - 1) : bytes);
+    if (cached === undefined) {
+      run = [];
+      // As JSON.stringify: an array slot that has no JSON form is null.
+      writer.write(`${JSON.stringify(item) ?? 'null'}${i === items.length - 1 ? '' : ','}`);
       continue;
     }
-    // As JSON.stringify: an array slot that has no JSON form is null.
-    writer.write(`${JSON.stringify(item) ?? 'null'}${last ? '' : ','}`);
+    const stable = item as object;
+    const block = run.length === 0 ? blocks.get(stable) : undefined;
+    if (block && blockMatches(block, items, i)) {
+      const end = i + block.items.length - 1;
+      // The array's last item goes without its comma (a view, no copy).
+      writer.writeBytes(end === items.length - 1 ? block.bytes.subarray(0, block.bytes.length - 1) : block.bytes);
+      i = end;
+      continue;
+    }
+    // The history changed under it (compaction, a rewritten item): its items are blocked anew.
+    if (block) blocks.delete(stable);
+    let bytes = cached;
+    if (bytes === null) {
+      bytes = ownedUtf8(`${JSON.stringify(item)},`);
+      stableBytes.set(stable, bytes);
+    }
+    writer.writeBytes(i === items.length - 1 ? bytes.subarray(0, bytes.length - 1) : bytes);
+    run.push(stable);
+    if (run.length === BLOCK_ITEMS) {
+      makeBlock(run);
+      run = [];
+    }
   }
   writer.write(']');
 }
