@@ -4,6 +4,7 @@ export { CheckpointStore, TurnRecorder, checkpointDirForRollout, DEFAULT_MAX_STO
 export { WorkspaceTracker, DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './tracker.js';
 export { sameContent } from './content.js';
 export type { CommandChanges, CommandWindow, TrackerOptions } from './tracker.js';
+export type { WatchStopReason } from './tracker-watch.js';
 export { applyRestore, planUndo } from './restore.js';
 export { DEFAULT_MAX_TOTAL_CHECKPOINT_BYTES, pruneCheckpointStores, removeStaleTrackers, TRACKER_DIR } from './prune.js';
 export type { PruneReport } from './prune.js';

@@ -34,6 +34,12 @@ function closeQuietly(fd: number): void {
 /** Called for each event in a watched folder; `name` is undefined when inotify did not say which entry. */
 export type FolderEventHandler = (dir: string, name: string | undefined) => void;
 
+/**
+ * Why watching stopped while the tracker still had work: `flood`, a command made events faster
+ * than the limit; `unreliable`, a barrier went unseen or a folder could not be watched.
+ */
+export type WatchStopReason = 'flood' | 'unreliable';
+
 export class FolderWatches {
   private readonly watchers = new Map<string, fs.FSWatcher>();
   private readonly barrierWaiters = new Map<string, (seen: boolean) => void>();
@@ -45,6 +51,7 @@ export class FolderWatches {
   private idleBarrierFiles: BarrierFile[] = [];
   private readonly barrierFiles: BarrierFile[] = [];
   private watching = false;
+  private reason: WatchStopReason | undefined;
 
   constructor(
     private readonly barrierDir: string,
@@ -53,6 +60,11 @@ export class FolderWatches {
 
   get active(): boolean {
     return this.watching;
+  }
+
+  /** Why watching stopped, when it stopped for a reason (not when it never began or was closed). */
+  get stopReason(): WatchStopReason | undefined {
+    return this.reason;
   }
 
   /** Watches every folder in `dirs`; throws (with everything released) where watching is not possible. */
@@ -87,7 +99,7 @@ export class FolderWatches {
     try {
       for (const dir of dirs) if (!this.watchers.has(dir)) this.watchDir(dir, false);
     } catch {
-      this.stop();
+      this.stop('unreliable');
     }
   }
 
@@ -96,8 +108,12 @@ export class FolderWatches {
     this.watchers.delete(dir);
   }
 
-  /** Closes every watch. A barrier still waiting is answered "not seen" at once, not at its timeout. */
-  stop(): void {
+  /**
+   * Closes every watch, for `reason` when the tracker falls back to scanning. A barrier still
+   * waiting is answered "not seen" at once, not at its timeout.
+   */
+  stop(reason?: WatchStopReason): void {
+    if (this.watching && reason) this.reason ??= reason;
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     this.watching = false;
@@ -153,7 +169,7 @@ export class FolderWatches {
         return;
       }
       if (this.flooded()) {
-        this.stop();
+        this.stop('flood');
         return;
       }
       this.onEvent(dir, name ? name.toString() : undefined);

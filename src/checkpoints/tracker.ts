@@ -22,7 +22,7 @@ import { ignoreRules, isIgnored, underIgnoredDir, type IgnoreRules } from './ign
 import type { FileChange } from './model.js';
 import { Baseline } from './baseline.js';
 import { dedupe, sameContent, sigOf } from './content.js';
-import { FolderWatches } from './tracker-watch.js';
+import { FolderWatches, type WatchStopReason } from './tracker-watch.js';
 
 export { DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './baseline.js';
 
@@ -95,6 +95,11 @@ export class WorkspaceTracker {
     return this.watches.active ? 'watch' : 'scan';
   }
 
+  /** Why the tracker went from watching to scanning, if it did. */
+  get watchStopReason(): WatchStopReason | undefined {
+    return this.watches.stopReason;
+  }
+
   /** Bytes in the baseline pack (live and stale). */
   get baselineBytes(): number {
     return this.baseline.packBytes;
@@ -122,7 +127,7 @@ export class WorkspaceTracker {
   /** Call before a command runs: settles changes made since the last command into the baseline. */
   async beginCommand(): Promise<CommandWindow> {
     this.assertOpen();
-    if (this.watches.active && !(await this.watches.barrier())) this.watches.stop();
+    if (this.watches.active && !(await this.watches.barrier())) this.watches.stop('unreliable');
     if (this.watches.active) {
       // Paths an open window (a command still running) touched are that command's to report.
       const claimed = (p: string) => [...this.windows].some((w) => w.paths.has(p));
@@ -143,7 +148,7 @@ export class WorkspaceTracker {
   /** Call after the command ended: what it changed (old content from the baseline, new from disk). */
   async endCommand(window: CommandWindow): Promise<CommandChanges> {
     this.assertOpen();
-    if (this.watches.active && !(await this.watches.barrier())) this.watches.stop();
+    if (this.watches.active && !(await this.watches.barrier())) this.watches.stop('unreliable');
     this.windows.delete(window);
     const changes: FileChange[] = [];
     if (!this.watches.active || window.overflow) {

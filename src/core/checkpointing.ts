@@ -56,6 +56,7 @@ export class ThreadCheckpoints {
   private openCost: number | undefined;
   private prunedOnce = false;
   private closed = false;
+  private fallbackNoticed = false;
   /** The newest turn's statistics. */
   lastTurn: TurnCheckpointStats | undefined;
 
@@ -119,6 +120,24 @@ export class ThreadCheckpoints {
       },
     );
     return this.trackerOpening;
+  }
+
+  /**
+   * @internal after a command: tells the user once that the tracker stopped watching and scans
+   * instead (every later command then costs a scan of the workspace).
+   */
+  noticeWatchFallback(tracker: WorkspaceTracker): void {
+    const reason = tracker.watchStopReason;
+    if (reason === undefined || this.fallbackNoticed) return;
+    this.fallbackNoticed = true;
+    const why =
+      reason === 'flood'
+        ? 'a command changed files faster than rig can follow (over 100,000 file events a second)'
+        : 'the workspace watch stopped answering';
+    this.options.notice(
+      `checkpoints: ${why}, so rig stopped watching the workspace; later shell commands are checked by scanning it instead, ` +
+        'which finds the same changes but takes longer on a large tree',
+    );
   }
 
   /** @internal the tracker's opening time, handed to the first turn that asks after it opened. */
@@ -186,6 +205,7 @@ export class TurnCheckpoints implements TurnCheckpointing {
         try {
           const found = await tracker.endCommand(window);
           if (!this.finished) this.recorder.record(found.changes, found.createdDirs);
+          this.owner.noticeWatchFallback(tracker);
         } catch {
           // A closed tracker (the thread closing under a running command) has nothing to add.
         }
