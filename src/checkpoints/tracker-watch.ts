@@ -9,12 +9,19 @@ const BARRIER_TIMEOUT_MS = 5_000;
 /** Barriers that can be in flight at once without creating a file (two per running command). */
 const BARRIER_FILES = 4;
 /**
- * Past this many folder events in one second, watching stops and commands are scanned instead.
- * libuv reads the inotify queue until it is empty before it serves anything else, so a command
- * that renames in a tight loop (tens of thousands a second) kept rig's event loop busy with
- * events forever: the model's stream and every timer starved. A scan gives the same answers.
+ * Watching stops and commands are scanned instead when folder events come faster than rig can
+ * take them. libuv reads the inotify queue until it is empty before it serves anything else, so a
+ * command that renames in a tight loop (tens of thousands a second) kept rig's event loop busy
+ * with events forever: the model's stream and every timer starved. Two signs, either enough: this
+ * many events in one second, or one unbroken run of events (no turn of the event loop between
+ * them) lasting STARVED_MS with at least STARVED_EVENTS in it: on a loaded machine rig takes
+ * fewer events a second, and starves all the same. A scan gives the same answers.
  */
 export const FLOOD_EVENTS_PER_SECOND = 100_000;
+const STARVED_MS = 500;
+const STARVED_EVENTS = 5_000;
+/** Events between two looks at the clock (a clock read each time would be much of a callback's cost). */
+const STARVE_CHECK_EVERY = 256;
 
 const BARRIER_KEY = '\0barrier';
 
@@ -47,24 +54,35 @@ export class FolderWatches {
   /** Folder events seen in the current one-second bucket, and when that bucket began. */
   private floodCount = 0;
   private floodSince = 0;
+  /** The current run of events: since when, how many, and whether the event loop has turned since. */
+  private runSince = 0;
+  private runEvents = 0;
+  private inRun = false;
   /** Barrier files made before the watch began, not in use by a barrier now (see barrier()). */
   private idleBarrierFiles: BarrierFile[] = [];
   private readonly barrierFiles: BarrierFile[] = [];
   private watching = false;
   private reason: WatchStopReason | undefined;
+  private lastStopped: { reason: WatchStopReason; at: number } | undefined;
 
   constructor(
     private readonly barrierDir: string,
     private readonly onEvent: FolderEventHandler,
+    private readonly floodEventsPerSecond: number = FLOOD_EVENTS_PER_SECOND,
   ) {}
 
   get active(): boolean {
     return this.watching;
   }
 
-  /** Why watching stopped, when it stopped for a reason (not when it never began or was closed). */
+  /** Why watching first stopped, when it stopped for a reason (not when it never began or was closed). */
   get stopReason(): WatchStopReason | undefined {
     return this.reason;
+  }
+
+  /** The latest stop for a reason, and when (performance.now()). */
+  get lastStop(): { reason: WatchStopReason; at: number } | undefined {
+    return this.lastStopped;
   }
 
   /** Watches every folder in `dirs`; throws (with everything released) where watching is not possible. */
@@ -82,6 +100,7 @@ export class FolderWatches {
       for (const dir of dirs) this.watchDir(dir, false);
       this.floodCount = 0;
       this.floodSince = performance.now();
+
       this.watching = true;
     } catch (error) {
       this.stop();
@@ -113,10 +132,14 @@ export class FolderWatches {
    * waiting is answered "not seen" at once, not at its timeout.
    */
   stop(reason?: WatchStopReason): void {
-    if (this.watching && reason) this.reason ??= reason;
+    if (this.watching && reason) {
+      this.reason ??= reason;
+      this.lastStopped = { reason, at: performance.now() };
+    }
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     this.watching = false;
+
     for (const file of this.barrierFiles.splice(0)) closeQuietly(file.fd);
     this.idleBarrierFiles = [];
     for (const wake of [...this.barrierWaiters.values()]) wake(false);
@@ -183,11 +206,21 @@ export class FolderWatches {
   }
 
   private flooded(): boolean {
-    if (++this.floodCount < FLOOD_EVENTS_PER_SECOND) return false;
+    if (!this.inRun) {
+      // setImmediate runs right after the poll phase: until then, every event is one run.
+      this.inRun = true;
+      this.runSince = performance.now();
+      this.runEvents = 0;
+      setImmediate(() => (this.inRun = false));
+    }
+    if (++this.runEvents % STARVE_CHECK_EVERY === 0 && this.runEvents >= STARVED_EVENTS && performance.now() - this.runSince > STARVED_MS) return true;
+    if (++this.floodCount < this.floodEventsPerSecond) return false;
     const now = performance.now();
     const flooded = now - this.floodSince < 1000;
     this.floodCount = 0;
     this.floodSince = now;
     return flooded;
   }
+
+
 }

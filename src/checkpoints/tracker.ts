@@ -28,6 +28,13 @@ export { DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './baseline.j
 
 /** Past this many touched paths in one command, a scan is cheaper (and inotify may overflow). */
 const MAX_WATCHED_CHANGES = 4096;
+/**
+ * After a flood stopped the watches, a command starting this long after it (and none running)
+ * watches again; each flood after that doubles the wait, up to the maximum. One huge checkout
+ * should not make every later command of the thread pay a scan.
+ */
+const REWATCH_AFTER_MS = 30_000;
+const MAX_REWATCH_AFTER_MS = 10 * 60_000;
 
 export interface TrackerOptions {
   /** Absolute folders whose files are tracked (the writable roots; never / or /tmp). */
@@ -45,6 +52,10 @@ export interface TrackerOptions {
   maxBaselineBytes?: number;
   /** Clone large files where the file system supports it (default true). */
   reflink?: boolean;
+  /** After a flood, how long before watching is tried again (default 30 s; doubles per flood). */
+  rewatchAfterMs?: number;
+  /** Folder events in one second that make a flood (default 100,000). */
+  floodEventsPerSecond?: number;
 }
 
 export interface CommandWindow {
@@ -71,6 +82,7 @@ export class WorkspaceTracker {
   private readonly watches: FolderWatches;
   private windowCount = 0;
   private closed = false;
+  private rewatchAfterMs: number;
 
   private constructor(options: TrackerOptions) {
     this.roots = options.roots.map((r) => path.resolve(r));
@@ -78,7 +90,8 @@ export class WorkspaceTracker {
     this.ignore = options.ignore ?? ignoreRules();
     this.ignore = { dirNames: this.ignore.dirNames, paths: [...this.ignore.paths, path.resolve(options.dir)] };
     this.baseline = new Baseline(path.join(options.dir, 'baseline'), options);
-    this.watches = new FolderWatches(this.barrierDir, (dir, name) => this.touched(dir, name));
+    this.watches = new FolderWatches(this.barrierDir, (dir, name) => this.touched(dir, name), options.floodEventsPerSecond);
+    this.rewatchAfterMs = options.rewatchAfterMs ?? REWATCH_AFTER_MS;
   }
 
   /** Scans the roots (the one full read of their files) and starts watching. */
@@ -127,6 +140,7 @@ export class WorkspaceTracker {
   /** Call before a command runs: settles changes made since the last command into the baseline. */
   async beginCommand(): Promise<CommandWindow> {
     this.assertOpen();
+    if (this.rewatchDue()) this.rewatch();
     if (this.watches.active && !(await this.watches.barrier())) this.watches.stop('unreliable');
     if (this.watches.active) {
       // Paths an open window (a command still running) touched are that command's to report.
@@ -300,6 +314,26 @@ export class WorkspaceTracker {
     } catch (error) {
       if (required) throw new Error(`cannot watch the workspace for shell writes: ${(error as Error).message}`);
     }
+  }
+
+  private rewatchDue(): boolean {
+    const stop = this.watches.lastStop;
+    return !this.watches.active && this.windows.size === 0 && stop?.reason === 'flood' && performance.now() - stop.at >= this.rewatchAfterMs;
+  }
+
+  /** Watches again after a flood. Watching begins before the scan, so nothing changed meanwhile is missed. */
+  private rewatch(): void {
+    this.rewatchAfterMs = Math.min(this.rewatchAfterMs * 2, MAX_REWATCH_AFTER_MS);
+    // Scans add folders and never drop them: those gone since cannot be watched.
+    for (const dir of [...this.dirs]) if (!fs.existsSync(dir)) this.dirs.delete(dir);
+    try {
+      this.watches.start(this.dirs);
+    } catch {
+      return;
+    }
+    this.rescanAll(undefined);
+    // Folders made while the watches started, found by the scan.
+    this.watches.add(this.dirs);
   }
 
   private watchTree(top: string): void {

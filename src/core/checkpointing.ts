@@ -134,8 +134,9 @@ export class ThreadCheckpoints {
       reason === 'flood'
         ? 'a command changed files faster than rig can follow (over 100,000 file events a second)'
         : 'the workspace watch stopped answering';
+    const until = reason === 'flood' ? 'until the workspace has been quiet for a while, ' : '';
     this.options.notice(
-      `checkpoints: ${why}, so rig stopped watching the workspace; later shell commands are checked by scanning it instead, ` +
+      `checkpoints: ${why}, so rig stopped watching the workspace; ${until}shell commands are checked by scanning it instead, ` +
         'which finds the same changes but takes longer on a large tree',
     );
   }

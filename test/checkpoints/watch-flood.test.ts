@@ -18,7 +18,9 @@ const RENAME_LOOP = `
 const fs = require('node:fs');
 fs.writeFileSync('written.txt', 'by the command');
 const end = Date.now() + 20000;
-while (Date.now() < end) { fs.renameSync('sub/a', 'sub/b'); fs.renameSync('sub/b', 'sub/a'); }
+// A loop killed earlier may have left the file under either name.
+let [from, to] = fs.existsSync('sub/a') ? ['sub/a', 'sub/b'] : ['sub/b', 'sub/a'];
+while (Date.now() < end) { fs.renameSync(from, to); [from, to] = [to, from]; }
 `;
 
 test('a rename loop that floods the watches: the tracker falls back to scanning and reports the write', { timeout: 30_000 }, async () => {
@@ -33,16 +35,70 @@ test('a rename loop that floods the watches: the tracker falls back to scanning 
 
   const window = await tracker.beginCommand();
   const child = spawn(process.execPath, ['-e', RENAME_LOOP], { cwd: ws, stdio: 'ignore' });
+  // Listened for at once: the child may end on its own (after 20 s) before the wait below is over.
+  const exited = new Promise((r) => child.once('exit', r));
   cleanup.push(() => child.kill('SIGKILL'));
   // Each poll is a timer: it runs only while the flood leaves the event loop free.
   const started = Date.now();
   while (tracker.mode === 'watch' && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 20));
   expect(tracker.mode).toBe('scan');
   child.kill('SIGKILL');
-  await new Promise((r) => child.once('exit', r));
+  await exited;
 
   const { changes } = await tracker.endCommand(window);
   const written = changes.find((c) => c.path === join(ws, 'written.txt'));
   expect(written?.before.kind).toBe('absent');
   expect(written?.after.kind === 'file' && written.after.data.toString()).toBe('by the command');
+});
+
+test('after a quiet spell the tracker watches again; another flood stops it again, and the wait doubles', { timeout: 60_000 }, async () => {
+  const ws = tempDir('flood-ws');
+  const store = tempDir('flood-store');
+  cleanup.push(() => removeDir(ws), () => removeDir(store));
+  mkdirSync(join(ws, 'sub'));
+  writeFileSync(join(ws, 'sub', 'a'), 'a');
+  // A low flood mark: on a loaded machine the loop renames slower, rig keeps up, and that is no flood.
+  const tracker = await WorkspaceTracker.open({ roots: [ws], dir: store, mode: 'watch', rewatchAfterMs: 300, floodEventsPerSecond: 2_000 });
+  cleanup.push(() => tracker.close());
+
+  const flood = async (): Promise<void> => {
+    const window = await tracker.beginCommand();
+    const child = spawn(process.execPath, ['-e', RENAME_LOOP], { cwd: ws, stdio: 'ignore' });
+    // Listened for at once: the child may end on its own (after 20 s) before the wait below is over.
+    const exited = new Promise((r) => child.once('exit', r));
+    cleanup.push(() => child.kill('SIGKILL'));
+    const started = Date.now();
+    while (tracker.mode === 'watch' && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await exited;
+    await tracker.endCommand(window);
+  };
+  await flood();
+  expect(tracker.mode).toBe('scan');
+
+  // Too soon: still scanning.
+  const soon = await tracker.beginCommand();
+  expect(tracker.mode).toBe('scan');
+  await tracker.endCommand(soon);
+
+  await new Promise((r) => setTimeout(r, 350));
+  const later = await tracker.beginCommand();
+  expect(tracker.mode).toBe('watch');
+  mkdirSync(join(ws, 'made-later'));
+  writeFileSync(join(ws, 'made-later', 'x.txt'), 'x');
+  const { changes } = await tracker.endCommand(later);
+  expect(changes.map((c) => c.path)).toContain(join(ws, 'made-later', 'x.txt'));
+
+  // The folder made while watching again is watched too: a write in it is seen without a scan.
+  const inside = await tracker.beginCommand();
+  writeFileSync(join(ws, 'made-later', 'y.txt'), 'y');
+  expect((await tracker.endCommand(inside)).changes.map((c) => c.path)).toEqual([join(ws, 'made-later', 'y.txt')]);
+
+  await flood();
+  expect(tracker.mode).toBe('scan');
+  // The wait is 600 ms now: 350 ms is not enough.
+  await new Promise((r) => setTimeout(r, 350));
+  const notYet = await tracker.beginCommand();
+  expect(tracker.mode).toBe('scan');
+  await tracker.endCommand(notYet);
 });
