@@ -69,6 +69,8 @@ export class FolderWatches {
     private readonly barrierDir: string,
     private readonly onEvent: FolderEventHandler,
     private readonly floodEventsPerSecond: number = FLOOD_EVENTS_PER_SECOND,
+    /** The clock a stop is dated by (lastStop); the flood signs always use the real one. */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   get active(): boolean {
@@ -80,7 +82,7 @@ export class FolderWatches {
     return this.reason;
   }
 
-  /** The latest stop for a reason, and when (performance.now()). */
+  /** The latest stop for a reason, and when (by the clock given). */
   get lastStop(): { reason: WatchStopReason; at: number } | undefined {
     return this.lastStopped;
   }
@@ -134,7 +136,7 @@ export class FolderWatches {
   stop(reason?: WatchStopReason): void {
     if (this.watching && reason) {
       this.reason ??= reason;
-      this.lastStopped = { reason, at: performance.now() };
+      this.lastStopped = { reason, at: this.now() };
     }
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();

@@ -56,6 +56,8 @@ export interface TrackerOptions {
   rewatchAfterMs?: number;
   /** Folder events in one second that make a flood (default 100,000). */
   floodEventsPerSecond?: number;
+  /** The clock of the re-watch wait (default performance.now; tests give their own). */
+  now?: () => number;
 }
 
 export interface CommandWindow {
@@ -83,6 +85,7 @@ export class WorkspaceTracker {
   private windowCount = 0;
   private closed = false;
   private rewatchAfterMs: number;
+  private readonly now: () => number;
 
   private constructor(options: TrackerOptions) {
     this.roots = options.roots.map((r) => path.resolve(r));
@@ -90,7 +93,8 @@ export class WorkspaceTracker {
     this.ignore = options.ignore ?? ignoreRules();
     this.ignore = { dirNames: this.ignore.dirNames, paths: [...this.ignore.paths, path.resolve(options.dir)] };
     this.baseline = new Baseline(path.join(options.dir, 'baseline'), options);
-    this.watches = new FolderWatches(this.barrierDir, (dir, name) => this.touched(dir, name), options.floodEventsPerSecond);
+    this.now = options.now ?? (() => performance.now());
+    this.watches = new FolderWatches(this.barrierDir, (dir, name) => this.touched(dir, name), options.floodEventsPerSecond, this.now);
     this.rewatchAfterMs = options.rewatchAfterMs ?? REWATCH_AFTER_MS;
   }
 
@@ -318,7 +322,7 @@ export class WorkspaceTracker {
 
   private rewatchDue(): boolean {
     const stop = this.watches.lastStop;
-    return !this.watches.active && this.windows.size === 0 && stop?.reason === 'flood' && performance.now() - stop.at >= this.rewatchAfterMs;
+    return !this.watches.active && this.windows.size === 0 && stop?.reason === 'flood' && this.now() - stop.at >= this.rewatchAfterMs;
   }
 
   /** Watches again after a flood. Watching begins before the scan, so nothing changed meanwhile is missed. */

@@ -1,23 +1,17 @@
 // When a command floods the workspace watch, the tracker falls back to scanning every later
 // command (slower on a large tree). The user is told once, in the thread, and why; a thread whose
 // watch never stopped says nothing.
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { ThreadCheckpoints } from '../../src/core/checkpointing.js';
 import { removeDir, tempDir } from '../support/workspace.js';
+import { floodUntil } from './rename-flood.js';
 
 const cleanup: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
-
-const RENAME_LOOP = `
-const fs = require('node:fs');
-const end = Date.now() + 20000;
-while (Date.now() < end) { fs.renameSync('sub/a', 'sub/b'); fs.renameSync('sub/b', 'sub/a'); }
-`;
 
 function thread(): { ws: string; checkpoints: ThreadCheckpoints; notices: string[] } {
   const ws = tempDir('fallback-ws');
@@ -36,14 +30,7 @@ test('a flood of file events: one notice naming it, and none for the commands af
   const flooding = await turn.beginCommand();
   const tracker = (await checkpoints.tracker())!;
   expect(tracker.mode).toBe('watch');
-  const child = spawn(process.execPath, ['-e', RENAME_LOOP], { cwd: ws, stdio: 'ignore' });
-  // Listened for at once: the child may end on its own (after 20 s) before the wait below is over.
-  const exited = new Promise((r) => child.once('exit', r));
-  cleanup.push(() => void child.kill('SIGKILL'));
-  const started = Date.now();
-  while (tracker.mode === 'watch' && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 20));
-  child.kill('SIGKILL');
-  await exited;
+  await floodUntil(ws, () => tracker.mode === 'scan');
   await flooding.end();
   expect(notices).toHaveLength(1);
   expect(notices[0]).toMatch(/^checkpoints: a command changed files faster than rig can follow .*scanning/);

@@ -2,26 +2,18 @@
 // queue before it serves anything else, so without a limit rig's event loop never got back to the
 // model's stream (the write-race safety test hung at 100% CPU on a 2-core machine). The tracker
 // must give up watching, stay responsive, and still report what the command wrote, by scanning.
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { WorkspaceTracker } from '../../src/checkpoints/index.js';
 import { removeDir, tempDir } from '../support/workspace.js';
+import { floodUntil } from './rename-flood.js';
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
   for (const f of cleanup.splice(0).reverse()) f();
 });
 
-const RENAME_LOOP = `
-const fs = require('node:fs');
-fs.writeFileSync('written.txt', 'by the command');
-const end = Date.now() + 20000;
-// A loop killed earlier may have left the file under either name.
-let [from, to] = fs.existsSync('sub/a') ? ['sub/a', 'sub/b'] : ['sub/b', 'sub/a'];
-while (Date.now() < end) { fs.renameSync(from, to); [from, to] = [to, from]; }
-`;
 
 test('a rename loop that floods the watches: the tracker falls back to scanning and reports the write', { timeout: 30_000 }, async () => {
   const ws = tempDir('flood-ws');
@@ -34,16 +26,8 @@ test('a rename loop that floods the watches: the tracker falls back to scanning 
   expect(tracker.mode).toBe('watch');
 
   const window = await tracker.beginCommand();
-  const child = spawn(process.execPath, ['-e', RENAME_LOOP], { cwd: ws, stdio: 'ignore' });
-  // Listened for at once: the child may end on its own (after 20 s) before the wait below is over.
-  const exited = new Promise((r) => child.once('exit', r));
-  cleanup.push(() => child.kill('SIGKILL'));
-  // Each poll is a timer: it runs only while the flood leaves the event loop free.
-  const started = Date.now();
-  while (tracker.mode === 'watch' && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 20));
+  await floodUntil(ws, () => tracker.mode === 'scan');
   expect(tracker.mode).toBe('scan');
-  child.kill('SIGKILL');
-  await exited;
 
   const { changes } = await tracker.endCommand(window);
   const written = changes.find((c) => c.path === join(ws, 'written.txt'));
@@ -57,31 +41,27 @@ test('after a quiet spell the tracker watches again; another flood stops it agai
   cleanup.push(() => removeDir(ws), () => removeDir(store));
   mkdirSync(join(ws, 'sub'));
   writeFileSync(join(ws, 'sub', 'a'), 'a');
+  let clock = 0;
   // A low flood mark: on a loaded machine the loop renames slower, rig keeps up, and that is no flood.
-  const tracker = await WorkspaceTracker.open({ roots: [ws], dir: store, mode: 'watch', rewatchAfterMs: 300, floodEventsPerSecond: 2_000 });
+  const tracker = await WorkspaceTracker.open({ roots: [ws], dir: store, mode: 'watch', rewatchAfterMs: 300, floodEventsPerSecond: 2_000, now: () => clock });
   cleanup.push(() => tracker.close());
-
   const flood = async (): Promise<void> => {
     const window = await tracker.beginCommand();
-    const child = spawn(process.execPath, ['-e', RENAME_LOOP], { cwd: ws, stdio: 'ignore' });
-    // Listened for at once: the child may end on its own (after 20 s) before the wait below is over.
-    const exited = new Promise((r) => child.once('exit', r));
-    cleanup.push(() => child.kill('SIGKILL'));
-    const started = Date.now();
-    while (tracker.mode === 'watch' && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGKILL');
-    await exited;
+    await floodUntil(ws, () => tracker.mode === 'scan');
     await tracker.endCommand(window);
   };
+  const command = async (): Promise<void> => {
+    await tracker.endCommand(await tracker.beginCommand());
+  };
+
   await flood();
   expect(tracker.mode).toBe('scan');
-
   // Too soon: still scanning.
-  const soon = await tracker.beginCommand();
+  clock += 299;
+  await command();
   expect(tracker.mode).toBe('scan');
-  await tracker.endCommand(soon);
 
-  await new Promise((r) => setTimeout(r, 350));
+  clock += 1;
   const later = await tracker.beginCommand();
   expect(tracker.mode).toBe('watch');
   mkdirSync(join(ws, 'made-later'));
@@ -96,9 +76,11 @@ test('after a quiet spell the tracker watches again; another flood stops it agai
 
   await flood();
   expect(tracker.mode).toBe('scan');
-  // The wait is 600 ms now: 350 ms is not enough.
-  await new Promise((r) => setTimeout(r, 350));
-  const notYet = await tracker.beginCommand();
+  // The wait is 600 ms now.
+  clock += 599;
+  await command();
   expect(tracker.mode).toBe('scan');
-  await tracker.endCommand(notYet);
+  clock += 1;
+  await command();
+  expect(tracker.mode).toBe('watch');
 });
