@@ -62,7 +62,6 @@ export class FolderWatches {
   private idleBarrierFiles: BarrierFile[] = [];
   private readonly barrierFiles: BarrierFile[] = [];
   private watching = false;
-  private reason: WatchStopReason | undefined;
   private lastStopped: { reason: WatchStopReason; at: number } | undefined;
 
   constructor(
@@ -77,12 +76,7 @@ export class FolderWatches {
     return this.watching;
   }
 
-  /** Why watching first stopped, when it stopped for a reason (not when it never began or was closed). */
-  get stopReason(): WatchStopReason | undefined {
-    return this.reason;
-  }
-
-  /** The latest stop for a reason, and when (by the clock given). */
+  /** The latest stop for a reason (not closing, not never having begun), and when (by the clock given). */
   get lastStop(): { reason: WatchStopReason; at: number } | undefined {
     return this.lastStopped;
   }
@@ -134,10 +128,7 @@ export class FolderWatches {
    * waiting is answered "not seen" at once, not at its timeout.
    */
   stop(reason?: WatchStopReason): void {
-    if (this.watching && reason) {
-      this.reason ??= reason;
-      this.lastStopped = { reason, at: this.now() };
-    }
+    if (this.watching && reason) this.lastStopped = { reason, at: this.now() };
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     this.watching = false;

@@ -112,9 +112,9 @@ export class WorkspaceTracker {
     return this.watches.active ? 'watch' : 'scan';
   }
 
-  /** Why the tracker went from watching to scanning, if it did. */
+  /** Why the tracker last went from watching to scanning, if it ever did. */
   get watchStopReason(): WatchStopReason | undefined {
-    return this.watches.stopReason;
+    return this.watches.lastStop?.reason;
   }
 
   /** Bytes in the baseline pack (live and stale). */
