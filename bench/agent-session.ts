@@ -96,7 +96,9 @@ function agentArgs(agent: Agent, sandbox: SandboxChoice): string[] {
 }
 
 function agentEnv(agent: Agent, home: string): NodeJS.ProcessEnv {
-  const own = agent.name === 'rig' ? { RIG_HOME: home } : { CODEX_HOME: home };
+  // RIG_WARM_SANDBOX=0 in the bench's own environment reaches rig: an A/B of the sandboxes started ahead.
+  const warm = process.env['RIG_WARM_SANDBOX'];
+  const own = agent.name === 'rig' ? { RIG_HOME: home, ...(warm !== undefined ? { RIG_WARM_SANDBOX: warm } : {}) } : { CODEX_HOME: home };
   return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, ...own, MOCK_API_KEY: 'sk-bench-0123456789', ...agent.env };
 }
 

@@ -20,6 +20,23 @@ export interface WrappedArgv {
   cleanup?: () => void;
   /** Open descriptors the child gets as fd 3, 4, ... (pipes only: a PTY cannot pass them). */
   descriptors?: number[];
+  /** The same wrapper around any command: it may be started ahead of the next one (warm-sandbox.ts). */
+  prepared?: PreparedWrapper;
+}
+
+/**
+ * A wrapper whose set-up (bubblewrap's namespaces and mounts) does not depend on the command it
+ * runs, so a copy can be started before the next command is known and handed that command later.
+ */
+export interface PreparedWrapper {
+  /** Equal keys mean equal set-ups: a copy started for one key runs only commands of that key. */
+  key: string;
+  /** The wrapper's argv around `inner`, which it starts in `/` (the launcher changes directory). */
+  around(inner: string[]): string[];
+  /** Fresh descriptors for a copy's fd 3 onward; the caller closes them once it has spawned. */
+  openDescriptors(): number[];
+  /** Paths the set-up binds: a copy is stale once one of them is a different file than at its start. */
+  boundPaths: readonly string[];
 }
 
 /**
@@ -35,7 +52,7 @@ export type ArgvWrapper = (
 export function applyWrapper(
   options: StartOptions,
   tty: boolean,
-): { argv: string[]; env: Record<string, string | undefined>; cleanup: () => void; descriptors: number[] } {
+): { argv: string[]; env: Record<string, string | undefined>; cleanup: () => void; descriptors: number[]; prepared?: PreparedWrapper } {
   const baseEnv = options.env ?? process.env;
   if (!options.wrap) return { argv: options.argv, env: baseEnv, cleanup: noop, descriptors: [] };
   const wrapped = options.wrap(options.argv, { cwd: options.cwd, tty });
@@ -55,6 +72,7 @@ export function applyWrapper(
     env: wrapped.env ? { ...baseEnv, ...wrapped.env } : baseEnv,
     cleanup,
     descriptors: wrapped.descriptors ?? [],
+    ...(wrapped.prepared ? { prepared: wrapped.prepared } : {}),
   };
 }
 

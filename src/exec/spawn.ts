@@ -1,6 +1,6 @@
 // Child processes over pipes, and the one-shot runner used by the shell tools: each child leads
 // its own process group so a timeout or an interrupt takes down everything it started.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { HeadTailBuffer, DEFAULT_OUTPUT_MAX_BYTES } from './head-tail-buffer.js';
@@ -14,6 +14,7 @@ import {
 } from './live-process.js';
 import { processWideScope, terminateProcessGroup } from './process-groups.js';
 import { startPtyProcess } from './pty.js';
+import { prepareWarmSandbox, takeWarmSandbox } from './warm-sandbox.js';
 
 /** After a kill (or exit), output pipes are drained for at most this long. */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 2_000;
@@ -124,7 +125,7 @@ export async function runProcess(options: RunOptions): Promise<RunResult> {
 
 /** Start a child with piped stdout/stderr in its own process group. */
 export async function startPipeProcess(options: StartOptions): Promise<LiveProcess> {
-  const { argv, env, cleanup, descriptors } = applyWrapper(options, false);
+  const { argv, env, cleanup, descriptors, prepared } = applyWrapper(options, false);
   const program = argv[0];
   if (!program) {
     cleanup();
@@ -133,12 +134,17 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
   const stdinMode = options.input !== undefined || options.stdin === 'pipe' ? 'pipe' : 'ignore';
   const scope = options.scope ?? processWideScope;
   scope.arm();
-  const child = spawn(program, argv.slice(1), {
-    cwd: options.cwd,
-    env,
-    detached: true,
-    stdio: [stdinMode, 'pipe', 'pipe', ...descriptors],
-  });
+  // A sandbox started ahead for this one's set-up (warm-sandbox.ts), else a fresh one.
+  const warm = prepared && stdinMode === 'ignore' ? takeWarmSandbox(prepared, { argv: options.argv, cwd: options.cwd, env }) : undefined;
+  const child: ChildProcess =
+    warm ??
+    spawn(program, argv.slice(1), {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: [stdinMode, 'pipe', 'pipe', ...descriptors],
+    });
+  if (prepared && stdinMode === 'ignore') prepareWarmSandbox(prepared);
   if (child.pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));
     cleanup();

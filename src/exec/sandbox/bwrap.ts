@@ -99,12 +99,29 @@ export function buildBwrapArgs(
   return buildBwrapInvocation(policy, command, cwd, options).args;
 }
 
+export interface BwrapInvocation extends BwrapMounts {
+  /** The arguments before `--chdir`: namespaces, mounts, filter. They do not depend on the command. */
+  setup: string[];
+}
+
+/** Bind options whose next argument is a host path bwrap mounts. */
+const BIND_OPTIONS = new Set(['--bind', '--bind-try', '--ro-bind', '--ro-bind-try', '--dev-bind', '--dev-bind-try']);
+
+/** The host paths a set-up binds (sources, not destinations: the same here, but sources are what is read). */
+export function boundSources(setup: readonly string[]): string[] {
+  const sources: string[] = [];
+  for (let i = 0; i < setup.length - 1; i++) {
+    if (BIND_OPTIONS.has(setup[i]!)) sources.push(setup[i + 1]!);
+  }
+  return sources;
+}
+
 export function buildBwrapInvocation(
   policy: SandboxPolicy,
   command: string[],
   cwd: string,
   options: BwrapOptions = {},
-): BwrapMounts {
+): BwrapInvocation {
   const args: string[] = [];
   if (options.newSession !== false) args.push('--new-session');
   args.push('--die-with-parent');
@@ -119,8 +136,9 @@ export function buildBwrapInvocation(
   args.push(...filesystem.args);
   if (options.mountProc !== false) args.push('--proc', '/proc');
   if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd));
+  const setup = args.slice();
   args.push('--chdir', cwd, '--', ...command);
-  return { args, placeholders: filesystem.placeholders };
+  return { args, setup, placeholders: filesystem.placeholders };
 }
 
 function filesystemArgs(policy: SandboxPolicy): BwrapMounts {

@@ -3,7 +3,7 @@
 // cannot run here, wrapping throws instead of handing back the bare command: a command meant to be
 // sandboxed never runs unsandboxed by accident.
 import fs from 'node:fs';
-import { buildBwrapInvocation } from './bwrap.js';
+import { boundSources, buildBwrapInvocation, type BwrapInvocation } from './bwrap.js';
 import { bwrapDiagnosis, prewarmBwrapDiagnosis, type BwrapDiagnosis } from './detect.js';
 import type { SandboxMode, SandboxPolicy } from './policy.js';
 import { SANDBOX_EXEC, buildSeatbeltArgs } from './seatbelt.js';
@@ -21,6 +21,16 @@ export interface WrappedCommand {
   cleanup: () => void;
   /** With `descriptors` asked for: the child's fd 3 onward (the seccomp filter for bwrap). */
   descriptors?: number[];
+  /** With `descriptors` asked for: the same sandbox around any command, to be started ahead of one. */
+  prepared?: PreparedSandbox;
+}
+
+/** Field-compatible with the process layer's `PreparedWrapper` (src/exec/live-process.ts). */
+export interface PreparedSandbox {
+  key: string;
+  around(inner: string[]): string[];
+  openDescriptors(): number[];
+  boundPaths: readonly string[];
 }
 
 export interface WrapOptions {
@@ -136,7 +146,7 @@ function wrapWithBwrap(
       'Make the temp directory ($TMPDIR or /tmp) writable for rig.',
     );
   }
-  let invocation;
+  let invocation: BwrapInvocation;
   try {
     invocation = buildBwrapInvocation(policy, argv, cwd, {
       disableUserns: diagnosis.supportsDisableUserns,
@@ -154,7 +164,11 @@ function wrapWithBwrap(
   // opens it. The path is rig's own descriptor of an unnamed file: nothing outside rig can name it.
   const bwrap = [diagnosis.bwrapPath, ...invocation.args];
   const sandboxed = { sandboxed: true, backend: 'bwrap', env: { ...env, RIG_SANDBOX: 'bwrap' } } as const;
-  if (!seccomp) return { ...sandboxed, argv: bwrap, cleanup: noCleanup };
+  // Prepared copies read their command from /dev/fd, which needs the sandbox's own /proc.
+  const preparable = options.descriptors === true && options.tty !== true && diagnosis.mountProc !== false;
+  const prepared = (filterPath?: string): { prepared?: PreparedSandbox } =>
+    preparable ? { prepared: preparedSandbox(diagnosis.bwrapPath, invocation.setup, filterPath) } : {};
+  if (!seccomp) return { ...sandboxed, argv: bwrap, cleanup: noCleanup, ...prepared() };
   const filter = seccomp;
   if (!options.descriptors || options.tty === true) {
     return { ...sandboxed, argv: ['/bin/sh', '-c', `exec ${SECCOMP_FD}<"$0" && exec "$@"`, filter.path, ...bwrap], cleanup: () => filter.close() };
@@ -167,7 +181,22 @@ function wrapWithBwrap(
     closed = true;
     fs.closeSync(copy);
   };
-  return { ...sandboxed, argv: bwrap, descriptors: [copy], cleanup };
+  return { ...sandboxed, argv: bwrap, descriptors: [copy], cleanup, ...prepared(filter.path) };
+}
+
+/**
+ * The sandbox of one command, around any other. The key holds every set-up argument and the
+ * filter's file, so a copy started earlier runs a command only if that command's own sandbox
+ * would have been the same: a protected path created since, a socket that appeared, a policy
+ * change all change the arguments.
+ */
+function preparedSandbox(bwrapPath: string, setup: readonly string[], filterPath: string | undefined): PreparedSandbox {
+  return {
+    key: [bwrapPath, filterPath ?? '', ...setup].join('\0'),
+    around: (inner) => [bwrapPath, ...setup, '--chdir', '/', '--', ...inner],
+    openDescriptors: () => (filterPath === undefined ? [] : [fs.openSync(filterPath, 'r')]),
+    boundPaths: boundSources(setup),
+  };
 }
 
 /** A read-only descriptor of the filter with its own offset; the filter is closed if it fails. */
@@ -263,7 +292,7 @@ export function isLikelySandboxDenial(exitCode: number | null, output: string): 
 
 export { bwrapDiagnosis, bwrapDiagnosisReady, diagnoseBwrap, diagnoseBwrapAsync, findBwrap, prewarmBwrapDiagnosis, resetBwrapDiagnosis } from './detect.js';
 export type { BwrapDiagnosis, DiagnoseOptions, ProbeResult } from './detect.js';
-export { buildBwrapArgs, privilegedSockets, socketDirectories, type BwrapOptions } from './bwrap.js';
+export { boundSources, buildBwrapArgs, privilegedSockets, socketDirectories, type BwrapOptions } from './bwrap.js';
 export { buildSeatbeltArgs, buildSeatbeltProfile, SANDBOX_EXEC } from './seatbelt.js';
 export {
   PROTECTED_NAMES,

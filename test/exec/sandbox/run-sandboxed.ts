@@ -1,11 +1,16 @@
 // Runs `sh -c <script>` through wrapCommand with the real bubblewrap and collects the result. Like
 // rig's piped commands it asks for descriptors (bwrap gets its seccomp filter as fd 3, no sh
-// trampoline) unless the options say `descriptors: false` (the PTY way).
-import { spawn } from 'node:child_process';
+// trampoline) unless the options say `descriptors: false` (the PTY way). With
+// RIG_TEST_SANDBOX_RUNNER=warm (escape-warm.test.ts) the command runs in a copy of its sandbox
+// started ahead of it, as rig's later commands do (src/exec/warm-sandbox.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { wrapCommand, type WrapOptions } from '../../../src/exec/sandbox/index.js';
 import type { SandboxPolicy } from '../../../src/exec/sandbox/policy.js';
+import { startCopy, takeWarmSandbox, warmSandboxStats } from '../../../src/exec/warm-sandbox.js';
+
+const SH = '/bin/sh';
 
 export interface RunResult {
   code: number | null;
@@ -19,14 +24,19 @@ export function runSandboxed(
   options: WrapOptions = {},
   cwd = policy.cwd,
 ): Promise<RunResult> {
-  const wrapped = wrapCommand(policy, ['sh', '-c', script], cwd, 'linux', 'bwrap', { descriptors: true, ...options });
+  const argv = [SH, '-c', script];
+  const wrapped = wrapCommand(policy, argv, cwd, 'linux', 'bwrap', { descriptors: true, ...options });
   if (!wrapped.sandboxed) throw new Error('expected a sandboxed command');
+  const env = { ...process.env, ...wrapped.env };
+  const warm = process.env['RIG_TEST_SANDBOX_RUNNER'] === 'warm' && options.descriptors !== false ? inCopy(wrapped.prepared, argv, cwd, env) : undefined;
   return new Promise((resolve, reject) => {
-    const child = spawn(wrapped.argv[0] as string, wrapped.argv.slice(1), {
-      cwd,
-      env: { ...process.env, ...wrapped.env },
-      stdio: ['ignore', 'pipe', 'pipe', ...(wrapped.descriptors ?? [])],
-    });
+    const child =
+      warm ??
+      spawn(wrapped.argv[0] as string, wrapped.argv.slice(1), {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe', ...(wrapped.descriptors ?? [])],
+      });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -37,6 +47,16 @@ export function runSandboxed(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The command started in a copy of its sandbox; throws if it could not be, so no attempt runs cold unnoticed. */
+function inCopy(prepared: Parameters<typeof startCopy>[0] | undefined, argv: string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
+  if (!prepared) throw new Error('the sandbox offers no copy to start ahead');
+  startCopy(prepared);
+  // /bin/sh is not bash: SHLVL must be given for the copy to reproduce it.
+  const child = takeWarmSandbox(prepared, { argv, cwd, env: { ...env, SHLVL: env['SHLVL'] ?? '1' } });
+  if (!child) throw new Error(`the command did not run in a copy: ${warmSandboxStats().lastMiss}`);
+  return child;
 }
 
 /** Names, kinds, modes, sizes, times and contents of everything under `dir`: "did anything change?" */
