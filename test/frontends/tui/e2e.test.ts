@@ -87,9 +87,12 @@ test.skipIf(!hasTmux)('deny with feedback: the command does not run and the mode
   expect(requestText(mock.requests.length)).toContain('call it other.txt instead');
 }, 30_000);
 
+// `; true` keeps the shell (bash would exec a lone sleep), so a process whose command line shows
+// the marker is there even when the command runs in a sandbox started ahead of it: that bwrap's
+// own command line holds the launcher, not the command.
 test.skipIf(!hasTmux)('Esc interrupts the turn and its command: the process group is gone', async () => {
   const marker = `rig-tui-esc-${process.pid}-${Date.now()}`;
-  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 30 # ${marker}`, yield_time_ms: 30_000 } }] });
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 30; true # ${marker}`, yield_time_ms: 30_000 } }] });
   type('run the sleeper');
   keys('Enter');
   await waitFor('Run this command?');
@@ -103,7 +106,7 @@ test.skipIf(!hasTmux)('Esc interrupts the turn and its command: the process grou
 
 test.skipIf(!hasTmux)('Enter while a turn runs queues a steering message, delivered at the next tool boundary', async () => {
   const marker = `rig-tui-steer-${process.pid}-${Date.now()}`;
-  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 2 # ${marker}`, yield_time_ms: 10_000 } }] }, { text: 'took the steer' });
+  mock.enqueue({ toolCalls: [{ name: 'exec_command', arguments: { cmd: `sleep 2; true # ${marker}`, yield_time_ms: 10_000 } }] }, { text: 'took the steer' });
   type('a slow one');
   keys('Enter');
   await waitFor('Run this command?');
