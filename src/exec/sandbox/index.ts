@@ -164,8 +164,8 @@ function wrapWithBwrap(
   // opens it. The path is rig's own descriptor of an unnamed file: nothing outside rig can name it.
   const bwrap = [diagnosis.bwrapPath, ...invocation.args];
   const sandboxed = { sandboxed: true, backend: 'bwrap', env: { ...env, RIG_SANDBOX: 'bwrap' } } as const;
-  // Prepared copies read their command from /dev/fd, which needs the sandbox's own /proc.
-  const preparable = options.descriptors === true && options.tty !== true && diagnosis.mountProc !== false;
+  // A copy started ahead reads its command from a pipe at fd 4: callers that place descriptors only.
+  const preparable = options.descriptors === true && options.tty !== true;
   const prepared = (filterPath?: string): { prepared?: PreparedSandbox } =>
     preparable ? { prepared: preparedSandbox(diagnosis.bwrapPath, invocation.setup, filterPath) } : {};
   if (!seccomp) return { ...sandboxed, argv: bwrap, cleanup: noCleanup, ...prepared() };
