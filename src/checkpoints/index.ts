@@ -2,7 +2,7 @@
 // calls with it).
 export { CheckpointStore, TurnRecorder, checkpointDirForRollout, DEFAULT_MAX_STORE_BYTES } from './store.js';
 export { WorkspaceTracker, DEFAULT_MAX_BASELINE_BYTES, DEFAULT_MAX_FILE_BYTES } from './tracker.js';
-export { sameContent } from './content.js';
+export { ownedContent, sameContent } from './content.js';
 export type { CommandChanges, CommandWindow, TrackerOptions } from './tracker.js';
 export type { WatchStopReason } from './tracker-watch.js';
 export { applyRestore, planUndo } from './restore.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CheckpointFile, FileChange, FileContent, StoredState, TurnCheckpoint } from './model.js';
 import { PackWriter } from './packs.js';
-import { sameContent } from './content.js';
+import { ownedContent, sameContent } from './content.js';
 
 export const DEFAULT_MAX_STORE_BYTES = 512 * 1024 * 1024;
 
@@ -180,9 +180,10 @@ export class TurnRecorder {
 
   record(changes: readonly FileChange[], createdDirs: readonly string[] = []): void {
     if (this.finished) throw new Error(`turn ${this.turnId} was already checkpointed`);
+    // Kept until the turn ends: each state gets bytes of its own (ownedContent).
     for (const change of changes) {
       const prev = this.changes.get(change.path);
-      this.changes.set(change.path, prev ? { path: change.path, before: prev.before, after: change.after } : change);
+      this.changes.set(change.path, { path: change.path, before: prev ? prev.before : ownedContent(change.before), after: ownedContent(change.after) });
     }
     this.dirs.push(...createdDirs);
   }
