@@ -134,8 +134,10 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
   const stdinMode = options.input !== undefined || options.stdin === 'pipe' ? 'pipe' : 'ignore';
   const scope = options.scope ?? processWideScope;
   scope.arm();
-  // A sandbox started ahead for this one's set-up (warm-sandbox.ts), else a fresh one.
-  const warm = prepared && stdinMode === 'ignore' ? takeWarmSandbox(prepared, { argv: options.argv, cwd: options.cwd, env }) : undefined;
+  // A sandbox started ahead for this one's set-up (warm-sandbox.ts), else a fresh one. A copy's
+  // stdin is /dev/null, so a command that writes to stdin gets a fresh one.
+  const preparable = stdinMode === 'ignore' ? prepared : undefined;
+  const warm = preparable ? takeWarmSandbox(preparable, { argv: options.argv, cwd: options.cwd, env }) : undefined;
   const child: ChildProcess =
     warm ??
     spawn(program, argv.slice(1), {
@@ -144,7 +146,7 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
       detached: true,
       stdio: [stdinMode, 'pipe', 'pipe', ...descriptors],
     });
-  if (prepared && stdinMode === 'ignore') prepareWarmSandbox(prepared);
+  if (preparable) prepareWarmSandbox(preparable);
   if (child.pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));
     cleanup();

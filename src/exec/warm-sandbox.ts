@@ -23,9 +23,10 @@ import { accessSync, closeSync, constants as fsConstants, statSync } from 'node:
 import { basename, isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { PreparedWrapper } from './live-process.js';
+import { signalProcessGroup } from './process-groups.js';
 
 /** How long an unused copy waits before it is dropped. */
-export const WARM_IDLE_MS = 120_000;
+const WARM_IDLE_MS = 120_000;
 /** Copies kept at once (one per key): a session mostly runs commands of one sandbox. */
 const MAX_WARM = 2;
 /** The script is one exec's arguments and environment: above this, exec could fail where a fresh spawn would too, differently. */
@@ -212,24 +213,14 @@ function miss(reason: string): undefined {
 
 function discard(copy: WarmCopy): void {
   stats.discarded++;
-  try {
-    process.kill(-copy.child.pid!, 'SIGKILL');
-  } catch {
-    // Gone already.
-  }
+  signalProcessGroup(copy.child.pid!, 'SIGKILL');
 }
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const copy of waiting.values()) {
-      try {
-        process.kill(-copy.child.pid!, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
-    }
+    for (const copy of waiting.values()) signalProcessGroup(copy.child.pid!, 'SIGKILL');
   });
 }
 

@@ -292,7 +292,7 @@ export function isLikelySandboxDenial(exitCode: number | null, output: string): 
 
 export { bwrapDiagnosis, bwrapDiagnosisReady, diagnoseBwrap, diagnoseBwrapAsync, findBwrap, prewarmBwrapDiagnosis, resetBwrapDiagnosis } from './detect.js';
 export type { BwrapDiagnosis, DiagnoseOptions, ProbeResult } from './detect.js';
-export { boundSources, buildBwrapArgs, privilegedSockets, socketDirectories, type BwrapOptions } from './bwrap.js';
+export { buildBwrapArgs, privilegedSockets, socketDirectories, type BwrapOptions } from './bwrap.js';
 export { buildSeatbeltArgs, buildSeatbeltProfile, SANDBOX_EXEC } from './seatbelt.js';
 export {
   PROTECTED_NAMES,
