@@ -36,21 +36,23 @@ function processesNaming(text: string): number[] {
   return found;
 }
 
-/** Clock ticks (1/100 s) between the start of the sandbox's init and of a process the command starts now. */
-const SANDBOX_AGE = "now=$(cut -d' ' -f22 /proc/self/stat); init=$(cut -d' ' -f22 /proc/1/stat); echo \"sandbox age $((now - init))\"";
+// Start times in clock ticks since boot (/proc/<pid>/stat field 22), the same clock in every PID
+// namespace. The first command prints when it ended (a process it starts last); the second prints
+// when its sandbox's init started. A sandbox of its own starts after the first command ended; a
+// copy started ahead started while the first command ran (it sleeps 0.4 s, so the two are apart).
+const FIRST = "sleep 0.4; echo \"first ended at $(cut -d' ' -f22 /proc/self/stat)\"";
+const SECOND = "echo \"sandbox started at $(cut -d' ' -f22 /proc/1/stat)\"";
 
-function ageOf(output: string | undefined): number {
-  const match = /sandbox age (\d+)/.exec(output ?? '');
-  if (!match) throw new Error(`no sandbox age in ${JSON.stringify(output)}`);
+function tickOf(output: string | undefined, label: string): number {
+  const match = new RegExp(`${label} (\\d+)`).exec(output ?? '');
+  if (!match) throw new Error(`no "${label}" in ${JSON.stringify(output)}`);
   return Number(match[1]);
 }
 
-async function outputsOf(env: Record<string, string>): Promise<string[]> {
-  // The first command runs for 0.4 s; a copy started after it began is that much older than the
-  // second command when the second runs in it. A sandbox of its own is as old as the command.
+async function outputsOf(env: Record<string, string>): Promise<{ firstEnded: number; secondStarted: number; third: string }> {
   mock.enqueue(
-    { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'sleep 0.4; echo first' } }] },
-    { toolCalls: [{ name: 'exec_command', arguments: { cmd: SANDBOX_AGE } }] },
+    { toolCalls: [{ name: 'exec_command', arguments: { cmd: FIRST } }] },
+    { toolCalls: [{ name: 'exec_command', arguments: { cmd: SECOND } }] },
     { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'echo third > third.txt && cat third.txt' } }] },
     { text: 'done' },
   );
@@ -65,21 +67,19 @@ async function outputsOf(env: Record<string, string>): Promise<string[]> {
   const deadline = Date.now() + 2_000;
   while (Date.now() < deadline && processesNaming(repo).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(processesNaming(repo)).toEqual([]);
-  return outputs;
+  return { firstEnded: tickOf(outputs[0], 'first ended at'), secondStarted: tickOf(outputs[1], 'sandbox started at'), third: outputs[2] ?? '' };
 }
 
 describe('rig exec with sandboxes started ahead', () => {
   it('runs the second and later commands in a copy, and leaves none behind', async () => {
-    const outputs = await outputsOf({});
-    expect(outputs[0]).toContain('first');
-    expect(ageOf(outputs[1])).toBeGreaterThanOrEqual(30);
-    expect(outputs[2]).toContain('third');
+    const run = await outputsOf({});
+    expect(run.secondStarted).toBeLessThan(run.firstEnded);
+    expect(run.third).toContain('third');
   });
 
   it('with RIG_WARM_SANDBOX=0 every command gets a sandbox of its own', async () => {
-    const outputs = await outputsOf({ RIG_WARM_SANDBOX: '0' });
-    expect(outputs[0]).toContain('first');
-    expect(ageOf(outputs[1])).toBeLessThan(20);
-    expect(outputs[2]).toContain('third');
+    const run = await outputsOf({ RIG_WARM_SANDBOX: '0' });
+    expect(run.secondStarted).toBeGreaterThanOrEqual(run.firstEnded);
+    expect(run.third).toContain('third');
   });
 });
