@@ -30,8 +30,11 @@ export interface Agent {
 }
 
 /** The wires a scripted session can run over; the mock answers each in its own format. */
-export type SessionWire = 'responses' | 'chat';
-export const SESSION_WIRES: readonly SessionWire[] = ['responses', 'chat'];
+export type SessionWire = 'responses' | 'chat' | 'messages';
+export const SESSION_WIRES: readonly SessionWire[] = ['responses', 'chat', 'messages'];
+
+/** A wire's name as its provider calls it, for titles. */
+export const WIRE_TITLES: Record<SessionWire, string> = { responses: 'Responses', chat: 'Chat Completions', messages: 'Anthropic Messages' };
 
 /** `on`: workspace-write with each agent's own sandbox; `off`: no sandbox (both bypass it). */
 export type SandboxChoice = 'on' | 'off';
@@ -92,7 +95,9 @@ function agentHome(agent: Agent, url: string): string {
 
 function agentArgs(agent: Agent, sandbox: SandboxChoice): string[] {
   const sandboxArgs = sandbox === 'on' ? ['--sandbox', 'workspace-write', '-c', 'approval_policy="never"'] : ['--dangerously-bypass-approvals-and-sandbox'];
-  return ['exec', '--json', ...sandboxArgs, PROMPT];
+  // rig's native harness on every wire (over Messages it would otherwise pick Claude Code's tools).
+  const harness = agent.name === 'rig' ? ['-c', 'harness="native"'] : [];
+  return ['exec', '--json', ...sandboxArgs, ...harness, PROMPT];
 }
 
 function agentEnv(agent: Agent, home: string): NodeJS.ProcessEnv {
@@ -135,6 +140,24 @@ function viewOf(request: MockRequest): RequestView {
       },
     };
   }
+  if (request.wire === 'messages') {
+    // The prompt-caching marker moves to the newest message on every request; where it sits is not
+    // part of the cached prefix, so it is left out of the comparison.
+    const history = ((body['messages'] as Record<string, unknown>[] | undefined) ?? []).map(withoutCacheMarks);
+    return {
+      instructions: withoutCacheMarks(body['system']),
+      tools: withoutCacheMarks(body['tools']),
+      history,
+      outputOf: (callId) => {
+        for (const message of history) {
+          const blocks = Array.isArray(message['content']) ? (message['content'] as Record<string, unknown>[]) : [];
+          const result = blocks.find((block) => block['type'] === 'tool_result' && block['tool_use_id'] === callId);
+          if (result) return textOf(result['content']);
+        }
+        return undefined;
+      },
+    };
+  }
   const input = (body['input'] as Record<string, unknown>[] | undefined) ?? [];
   return {
     instructions: body['instructions'],
@@ -145,6 +168,15 @@ function viewOf(request: MockRequest): RequestView {
       return item === undefined ? undefined : textOf(item['output']);
     },
   };
+}
+
+/** `value` with every `cache_control` field removed, at any depth. */
+function withoutCacheMarks<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutCacheMarks) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (key !== 'cache_control') copy[key] = withoutCacheMarks(field);
+  return copy as T;
 }
 
 function textOf(output: unknown): string {

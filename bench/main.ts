@@ -4,7 +4,7 @@
 //   npm run bench -- --runs 9 --only startup,steps
 //   flags: --runs N (default 7), --only LIST (startup, steps, patch, search, classify, sessions, sandbox, mcp, tui, tui-session, eval, checkpoints, app-server, agents, soak, vs-codex), --strict
 //   (exit 1 when a target is missed), --vs codex (the 64-step session and the soak through rig and Codex side by side;
-//   alone it runs just those, 5 runs unless --runs), --soak-steps N (default 320), --soak-wire responses|chat (the wire
+//   alone it runs just those, 5 runs unless --runs), --soak-steps N (default 320), --soak-wire responses|chat|messages (the wire
 //   rig speaks in the soak; default responses), --sandbox on|off (for soak and vs-codex).
 //
 // bench/sessions.ts, bench/sandbox.ts and bench/mcp.ts (thread index, sandbox and MCP figures) are optional: run.mjs

@@ -74,8 +74,10 @@ function patchFor(kind: 'apply_patch' | 'add_file', step: number): string {
 export function scriptTurns(script: SessionScript): MockTurn[] {
   const turns: MockTurn[] = script.kinds.map((kind, i) => {
     const step = i + 1;
-    if (kind === 'shell' || kind === 'cat') return { toolCalls: [{ name: 'exec_command', arguments: { cmd: command(kind, script) } }] };
-    return { toolCalls: [{ name: 'apply_patch', kind: 'custom', input: patchFor(kind, step) }] };
+    // The ids the Responses and Chat renderings would give anyway; Messages would name them toolu_*.
+    const id = `call_${step}_0`;
+    if (kind === 'shell' || kind === 'cat') return { toolCalls: [{ id, name: 'exec_command', arguments: { cmd: command(kind, script) } }] };
+    return { toolCalls: [{ id, name: 'apply_patch', kind: 'custom', input: patchFor(kind, step) }] };
   });
   turns.push({ text: 'done' });
   return turns;

@@ -4,7 +4,7 @@
 // item 3: flat per step; private memory <= 1.2x Codex's, main-process peak RSS <= 0.5x). With
 // `--vs codex` Codex runs the same session; without it, Codex's soak figures from the issue are
 // the reference.
-import { runAgentSession, type SandboxChoice, type SessionRun, type SessionWire } from './agent-session.js';
+import { runAgentSession, WIRE_TITLES, type SandboxChoice, type SessionRun, type SessionWire } from './agent-session.js';
 import { compareMetrics, renderCompare, type CompareRow } from './compare-table.js';
 import { median } from './measure.js';
 import { privateBetweenMb, privateP95Mb } from './proc-tree.js';
@@ -151,7 +151,7 @@ export async function benchSoak(env: BenchEnv, options: SoakOptions, log: (text:
   // A run over Chat Completions is compared with earlier runs over it, not with Responses runs.
   if (options.wire !== 'responses') for (const row of rows) row.key = row.key.replace(/^soak\./, `soak.${options.wire}.`);
   const codexLabel = options.codex ? options.codex.codexVersion.replace(/^codex-cli /, 'Codex ') : 'Codex (issue)';
-  const title = `soak: ${options.steps}-step session, each command printing ~1 KB, rig over ${options.wire === 'chat' ? 'Chat Completions' : 'Responses'} (one run each)`;
+  const title = `soak: ${options.steps}-step session, each command printing ~1 KB, rig over ${WIRE_TITLES[options.wire]} (one run each)`;
   process.stdout.write(`\n${renderCompare(title, rows, codexLabel)}\n`);
   return compareMetrics(rows);
 }
