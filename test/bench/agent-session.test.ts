@@ -37,6 +37,14 @@ describe('prompt-prefix check', () => {
     expect(prefixBreaks([chat([system, a]), chat([{ role: 'system', content: 'be long' }, a, b])])).toEqual(['request 2: instructions changed']);
     expect(prefixBreaks([chat([system, a, b]), chat([system, b, b])])).toEqual(["request 2: history item 0 differs from request 1's"]);
   });
+
+  test('over Messages the prompt-caching marker may move to the newest message; a changed message is still a break', () => {
+    const messages = (system: string, list: object[]): MockRequest => ({ ...request({ system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }], tools: [], messages: list }), path: '/v1/messages', wire: 'messages' });
+    const text = (t: string, marked = false) => ({ role: 'user', content: [{ type: 'text', text: t, ...(marked ? { cache_control: { type: 'ephemeral' } } : {}) }] });
+    expect(prefixBreaks([messages('be brief', [text('a', true)]), messages('be brief', [text('a'), text('b', true)])])).toEqual([]);
+    expect(prefixBreaks([messages('be brief', [text('a', true)]), messages('be brief', [text('A'), text('b', true)])])).toEqual(["request 2: history item 0 differs from request 1's"]);
+    expect(prefixBreaks([messages('be brief', [text('a')]), messages('be long', [text('a')])])).toEqual(['request 2: instructions changed']);
+  });
 });
 
 describe('comparison goals', () => {
@@ -98,9 +106,10 @@ describe('scripted session', () => {
     expect(run.memory.samples.length).toBeGreaterThan(0);
   }, 60_000);
 
-  test('the same session over Chat Completions (the soak can run over either wire)', async () => {
+  test.each(['chat', 'messages'] as const)('the same session over %s (the soak can run over any wire)', async (wire) => {
     const script = sessionScript({ steps: 4, outputBytes: 1024 });
-    const run = await runAgentSession({ name: 'rig', command: [process.execPath, RIG_BIN], wire: 'chat' }, script, 'on');
+    // runAgentSession throws if a step's output is missing or did not succeed, or a patch did not land.
+    const run = await runAgentSession({ name: 'rig', command: [process.execPath, RIG_BIN], wire }, script, 'on');
     expect(run.requestBytes).toHaveLength(5);
     expect(run.prefixBreaks).toEqual([]);
     expect(run.historyBytes).toBeGreaterThan(2 * 1024);
