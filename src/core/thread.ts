@@ -19,27 +19,18 @@ import { OUTPUT_LIMIT_NOTICE } from '../model/index.js';
 import { inputLengthProblem } from './input-limit.js';
 import type { ToolCapabilities, TurnServices } from '../tools/spec.js';
 import type { StartedTurn, ThreadOptions, ThreadRuntime, TurnFrame, TurnOptions, TurnResult } from './thread-types.js';
+import { ApprovalDesk } from './approval-desk.js';
+import { SteeringQueue } from './steering.js';
+import { developerMessage, interruptionMessage, userMessage } from './turn-messages.js';
 import { EventHub, type EnvelopeListener } from './event-hub.js';
 import { noopRecorder, type ThreadRecorder } from './recorder.js';
 import { runStep, type StepOutcome } from './step.js';
 import { TurnState } from './turn-state.js';
 import { TokenTracker } from '../context/tokens.js';
-import { loadImagePart } from '../tools/native/image-file.js';
 import { ThreadGoals } from './goals/thread-goals.js';
 import { goalUpdateToolName, recordGoalChange } from './goals/thread-wiring.js';
 
 export type { StartedTurn, ThreadOptions, ThreadRuntime, TurnOptions, TurnResult } from './thread-types.js';
-
-const INTERRUPTED_NOTE =
-  '<turn_aborted>The user interrupted the previous turn. Some tools may have been stopped part-way; check the state before continuing.</turn_aborted>';
-
-// With multi_agent_v2 an agent's turn may be stopped by the agent that started it, not by a person.
-const INTERRUPTED_DEVELOPER_NOTE =
-  '<turn_aborted>The previous turn was interrupted before it finished (by the user or by the agent that assigned it). Tools may have stopped part-way: check the state of the workspace before you continue, and follow the newest instructions.</turn_aborted>';
-
-function developerMessage(text: string): ConversationItem {
-  return { type: 'message', role: 'developer', content: [{ type: 'input_text', text }] };
-}
 
 /**
  * Every front end's input passes through startTurn or steer: one over Codex's limit is refused
@@ -59,8 +50,8 @@ export class Thread {
   private pendingRuntime: ThreadRuntime | undefined;
   private readonly hub = new EventHub();
   /** Steered input waiting for the next model request; `steerId` when the front end named it. */
-  private readonly pendingInput: { input: UserInput; steerId?: string }[] = [];
-  private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
+  private readonly pendingInput = new SteeringQueue();
+  private readonly approvals = new ApprovalDesk((event) => this.emit(event));
   private readonly threadState = new Map<string, unknown>();
   private pendingImages: ContentPart[] = [];
   private turnController: AbortController | undefined;
@@ -68,7 +59,6 @@ export class Thread {
   private itemCounter = 0;
   /** User messages have ids of their own, so the item_N numbering stays Codex's (exec --json). */
   private userItemCounter = 0;
-  private approvalCounter = 0;
   private turnCounter: number;
   private seq = 0;
   private cwdNow: string;
@@ -159,39 +149,26 @@ export class Thread {
     if (expectedTurnId !== undefined && expectedTurnId !== active.id) {
       throw new Error(`turn ${expectedTurnId} is not the running turn (${active.id} is); steer the running turn or start a new one`);
     }
-    if (steerId !== undefined && this.pendingInput.some((pending) => pending.steerId === steerId)) {
-      throw new Error(`a steering message with id ${steerId} is already waiting; give each one its own id`);
-    }
-    this.pendingInput.push({ input, ...(steerId !== undefined ? { steerId } : {}) });
+    this.pendingInput.add(input, steerId);
     return active.id;
   }
 
   /** Take back a steering message not handed to the model yet; false when it was (or is unknown). */
   retractSteer(steerId: string): boolean {
-    const index = this.pendingInput.findIndex((pending) => pending.steerId === steerId);
-    if (index < 0) return false;
-    this.pendingInput.splice(index, 1);
-    return true;
+    return this.pendingInput.retract(steerId);
   }
 
   /** Stop the running turn: its model request and the commands it waits on. Resolves once it has ended. */
   async interrupt(): Promise<void> {
     const active = this.activeTurn;
     this.turnController?.abort();
-    this.dropApprovals();
+    this.approvals.dropAll();
     if (active) await active.done;
   }
 
   /** `feedback` goes with `deny`: the person's instructions, sent to the model with the refusal. */
   answerApproval(requestId: string, decision: ApprovalDecision, feedback?: string, content?: Record<string, unknown>): void {
-    const resolve = this.approvals.get(requestId);
-    if (!resolve) throw new Error(`no pending approval with id ${requestId} (it was answered already, or its turn ended)`);
-    const words = feedback?.trim() ?? '';
-    if (words !== '' && decision !== 'deny') throw new Error(`feedback goes with a deny, not with ${decision}: the agent is told it when the action is declined`);
-    if (content !== undefined && decision !== 'approve') throw new Error(`content goes with an approve (the answers to an MCP server's form), not with ${decision}`);
-    this.approvals.delete(requestId);
-    this.emit({ type: 'approval.resolved', request_id: requestId, decision, ...(words !== '' ? { feedback: words } : {}) });
-    resolve({ decision, ...(words !== '' ? { feedback: words } : {}), ...(content !== undefined ? { content } : {}) });
+    this.approvals.answer(requestId, decision, feedback, content);
     if (decision === 'abort') void this.interrupt();
   }
 
@@ -324,7 +301,7 @@ export class Thread {
     turn.finishPlan();
     this.goals.turnEnded(result.status);
     // Approvals still open belong to this turn and can no longer be answered.
-    this.dropApprovals();
+    this.approvals.dropAll();
     if (result.status === 'completed') {
       this.emit({ type: 'turn.completed', usage: this.usage });
     } else if (result.status === 'failed') {
@@ -387,10 +364,10 @@ export class Thread {
         }
         return { status: 'failed', error: outcome.error.message, usage: this.usage };
       }
-      if (outcome.toolCallCount === 0 && this.pendingInput.length === 0) {
+      if (outcome.toolCallCount === 0 && this.pendingInput.size === 0) {
         const more = await turn.extension.afterAnswer?.(lastAgentMessage);
         if (more !== undefined) {
-          this.append(this.userMessage({ text: more }));
+          this.append(userMessage({ text: more }));
           continue;
         }
         // An active goal carries the thread into another round of work, as Codex's continuation does.
@@ -417,15 +394,13 @@ export class Thread {
   }
 
   private drainSteering(): void {
-    while (this.pendingInput.length > 0) {
-      const { input, steerId } = this.pendingInput.shift()!;
-      this.appendUserInput(input, steerId);
-    }
+    // One at a time: a message steered while an earlier one is appended goes out with this request too.
+    for (let message = this.pendingInput.next(); message; message = this.pendingInput.next()) this.appendUserInput(message.input, message.steerId);
   }
 
   /** The user's input enters the history, and the stream as a user_message item. */
   private appendUserInput(input: UserInput, steerId?: string): void {
-    this.append(this.userMessage(input));
+    this.append(userMessage(input));
     const id = `user_message_${this.userItemCounter++}`;
     if (steerId !== undefined) this.emit({ type: 'steer.delivered', steer_id: steerId, item_id: id });
     this.emit({
@@ -440,36 +415,14 @@ export class Thread {
     this.pendingImages = [];
   }
 
-  /** The model-visible note an interrupted turn leaves ([agents] interrupt_message, Codex's default on). */
   private recordInterruption(): void {
-    const marker = this.runtime.interruptedMarker ?? 'user';
-    if (marker === 'user') this.append(this.userMessage({ text: INTERRUPTED_NOTE }));
-    else if (marker === 'developer') this.append({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: INTERRUPTED_DEVELOPER_NOTE }] });
-  }
-
-  private userMessage(input: UserInput): ConversationItem {
-    const content: ContentPart[] = [{ type: 'input_text', text: input.text }];
-    for (const path of input.images ?? []) content.push(loadImagePart(path));
-    return { type: 'message', role: 'user', content };
-  }
-
-  /** Open approvals (and questions) resolve as aborted; front ends hear that they are gone. */
-  private dropApprovals(): void {
-    for (const [id, resolve] of this.approvals) {
-      this.approvals.delete(id);
-      this.emit({ type: 'approval.resolved', request_id: id, decision: 'abort' });
-      resolve({ decision: 'abort' });
-    }
+    const note = interruptionMessage(this.runtime.interruptedMarker ?? 'user');
+    if (note) this.append(note);
   }
 
   /** @internal used by TurnState */
   requestApproval(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<ApprovalAnswer> {
-    if (signal.aborted) return Promise.resolve({ decision: 'abort' });
-    const id = `approval_${this.approvalCounter++}`;
-    return new Promise((resolve) => {
-      this.approvals.set(id, resolve);
-      this.emit({ type: 'approval.requested', request: { ...request, id } as ApprovalRequest });
-    });
+    return this.approvals.request(request, signal);
   }
 
   /** @internal */
