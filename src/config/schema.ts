@@ -5,63 +5,20 @@
 // layer fails the fast check (fast-check.ts against layer-schema.generated.ts, rendered from here).
 import { CODEX_INERT, CODEX_QUIET } from './codex-keys.js';
 import type { z as Z } from 'zod';
-import { loadZod } from './lazy-zod.js';
+import { intIn, looseTable, stringList, stringMap, zod } from './schema-kit.js';
+import { agentsSchema, hooksSchema, mcpServerSchema, webSearchSchema } from './schema-tables.js';
+import { ALTERNATE_SCREEN_MODES, APPROVAL_POLICIES, ENV_INHERIT, REASONING_SUMMARIES, SANDBOX_MODES, TRUST_LEVELS, VERBOSITIES, WIRE_APIS } from './schema-values.js';
 
-// `max` and `ultra` are newer Codex efforts; anything else is passed through with a warning.
-export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'] as const;
-export const REASONING_SUMMARIES = ['auto', 'concise', 'detailed', 'none'] as const;
-export const VERBOSITIES = ['low', 'medium', 'high'] as const;
-export const WIRE_APIS = ['responses', 'chat', 'messages'] as const;
-export const APPROVAL_POLICIES = ['untrusted', 'on-request', 'on-failure', 'never'] as const;
-export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
-export const WEB_SEARCH_MODES = ['disabled', 'cached', 'live'] as const;
-/** Search backends rig can call itself when the wire has no search of its own (see src/web/). */
-export const WEB_SEARCH_PROVIDERS = ['brave', 'tavily', 'searxng', 'custom'] as const;
-/** Codex's and Claude Code's hook events (the hooks room fires them; see src/hooks/events.ts). */
-export const HOOK_EVENT_KEYS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PermissionRequest',
-  'PostToolUse',
-  'PreCompact',
-  'PostCompact',
-  'SubagentStart',
-  'SubagentStop',
-  'Stop',
-  'Interrupt',
-  'SessionEnd',
-] as const;
-export const HOOK_HANDLER_TYPES = ['command', 'prompt', 'agent', 'http', 'mcp_tool'] as const;
-export const ENV_INHERIT = ['all', 'core', 'none'] as const;
-export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
-/** How an MCP server's tool calls are approved (Codex's AppToolApproval). */
-export const MCP_APPROVAL_MODES = ['auto', 'prompt', 'writes', 'approve'] as const;
-
-export type SandboxMode = (typeof SANDBOX_MODES)[number];
-export type WireApiName = (typeof WIRE_APIS)[number];
-export type TrustLevel = (typeof TRUST_LEVELS)[number];
-export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
-export type ApprovalPolicyName = (typeof APPROVAL_POLICIES)[number];
+export * from './schema-values.js';
+export { agentRoleSchema } from './schema-tables.js';
 
 // Assigned from the lazily loaded zod before any schema is built (layerSchemaFor, renderers).
 let z = undefined as unknown as typeof Z;
 function useZod(): void {
-  if (z === undefined) z = loadZod().z;
+  if (z === undefined) z = zod();
 }
 
-function intIn(min: number, max?: number) {
-  const allowed = max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
-  const base = z.number({ error: allowed }).int({ error: allowed }).min(min, { error: allowed });
-  return max === undefined ? base : base.max(max, { error: allowed });
-}
-
-const stringMap = () => z.record(z.string(), z.string());
-const stringList = () => z.array(z.string());
-/** Sections owned by other rooms (or not used yet): any table, checked where they are used. */
-const looseTable = () => z.looseObject({});
 /** Codex's [tui] table; rig reads these two keys, other keys (Codex's) pass through unread. */
-export const ALTERNATE_SCREEN_MODES = ['never', 'auto', 'always'] as const;
 const tuiSchema = () =>
   z.looseObject({
     /** Whether the session takes the terminal's alternate screen (default never: inline, scrollback kept). */
@@ -120,158 +77,6 @@ function providerSchema() {
       })
       .optional(),
   });
-}
-
-/**
- * One `[mcp_servers.<name>]` table: the keys of both transports, so a table that mixes them parses
- * and mcp-servers.ts can name the key that does not belong (zod's strict object would only call
- * it unknown). Codex's OAuth and remote-environment keys are accepted so a copied config loads.
- */
-function mcpServerSchema() {
-  const seconds = () => z.number({ error: 'a number of seconds >= 0' }).min(0, { error: 'a number of seconds >= 0' });
-  const mode = () => z.enum(MCP_APPROVAL_MODES);
-  const envVar = z.union(
-    [z.string(), z.strictObject({ name: z.string(), source: z.enum(['local', 'remote']).optional() })],
-    { error: 'a variable name, or a table { name = "...", source = "local" }' },
-  );
-  return z.strictObject({
-    // stdio
-    command: z.string().optional(),
-    args: stringList().optional(),
-    env: stringMap().optional(),
-    env_vars: z.array(envVar).optional(),
-    cwd: z.string().optional(),
-    // streamable HTTP
-    url: z.string().optional(),
-    bearer_token_env_var: z.string().optional(),
-    /** Rejected with a message (mcp-servers.ts): secrets belong in the environment. */
-    bearer_token: z.string().optional(),
-    http_headers: stringMap().optional(),
-    env_http_headers: stringMap().optional(),
-    http_headers_helper: z.unknown().optional(),
-    // both
-    enabled: z.boolean().optional(),
-    required: z.boolean().optional(),
-    startup_timeout_sec: seconds().optional(),
-    startup_timeout_ms: intIn(0).optional(),
-    tool_timeout_sec: seconds().optional(),
-    enabled_tools: stringList().optional(),
-    disabled_tools: stringList().optional(),
-    default_tools_approval_mode: mode().optional(),
-    tools: z.record(z.string(), z.strictObject({ approval_mode: mode().optional() })).optional(),
-    supports_parallel_tool_calls: z.boolean().optional(),
-    scopes: stringList().optional(),
-    oauth: z.unknown().optional(),
-    oauth_resource: z.string().optional(),
-    auth: z.string().optional(),
-    environment_id: z.string().optional(),
-    experimental_environment: z.string().optional(),
-    /** Legacy display name Codex still accepts. */
-    name: z.string().optional(),
-  });
-}
-
-/**
- * `[hooks]`: Codex's table, `[[hooks.<Event>]]` matcher groups each holding `[[hooks.<Event>.hooks]]`
- * handlers, and `[hooks.state."<key>"]` (enabled, trusted_hash). The hooks room checks what a
- * schema cannot (matcher regexes, a command for command handlers) and where each file's hooks go.
- */
-function hooksSchema() {
-  const seconds = 'a number of seconds >= 0';
-  const handler = z.strictObject({
-    type: z.enum(HOOK_HANDLER_TYPES),
-    command: z.string().optional(),
-    commandWindows: z.string().optional(),
-    timeout: z.number({ error: seconds }).min(0, { error: seconds }).optional(),
-    async: z.boolean().optional(),
-    statusMessage: z.string().optional(),
-    visibilityHint: z.string().optional(),
-    // Codex's mcp_tool handlers.
-    server: z.string().optional(),
-    tool: z.string().optional(),
-    input: z.unknown().optional(),
-  });
-  const group = z.strictObject({ matcher: z.string().optional(), hooks: z.array(handler) });
-  const events = Object.fromEntries(HOOK_EVENT_KEYS.map((event) => [event, z.array(group).optional()])) as {
-    [K in (typeof HOOK_EVENT_KEYS)[number]]: Z.ZodOptional<Z.ZodArray<typeof group>>;
-  };
-  return z.strictObject({
-    ...events,
-    state: z
-      .record(z.string(), z.strictObject({ enabled: z.boolean().optional(), trusted_hash: z.string().optional() }))
-      .optional(),
-  });
-}
-
-/**
- * `web_search`: Codex's mode string (`disabled`, `cached`, `live`), or rig's table naming a search
- * backend for wires without a search of their own. The key lives in an environment variable.
- */
-function webSearchSchema() {
-  const table = z.strictObject({
-    mode: z.enum(WEB_SEARCH_MODES).optional(),
-    provider: z.enum(WEB_SEARCH_PROVIDERS).optional(),
-    url: z.string().optional(),
-    api_key_env: z.string().optional(),
-    /** Rejected with a message (web-search.ts): keys belong in the environment. */
-    api_key: z.string().optional(),
-    max_results: intIn(1, 20).optional(),
-    timeout_ms: intIn(1).optional(),
-    http_headers: stringMap().optional(),
-    // The provider's own search (Anthropic's server tool): how many searches per response, which
-    // domains, and where the user is for local results.
-    max_uses: intIn(1).optional(),
-    allowed_domains: stringList().optional(),
-    blocked_domains: stringList().optional(),
-    user_location: z
-      .strictObject({ city: z.string().optional(), region: z.string().optional(), country: z.string().optional(), timezone: z.string().optional() })
-      .optional(),
-  });
-  const allowed =
-    'one of ' + WEB_SEARCH_MODES.map((m) => JSON.stringify(m)).join(', ') + ', or a table { provider = "...", ... }';
-  return z.union([z.enum(WEB_SEARCH_MODES), table], { error: allowed });
-}
-
-/**
- * What a sub-agent role may set: Codex's role keys (description, config_file, nickname_candidates,
- * model, model_reasoning_effort, developer_instructions) plus rig's harness, provider and safety.
- * The same keys make up a role file (`agents/<role>.toml`), which may also carry its `name`.
- */
-function agentRoleFields() {
-  return {
-    name: z.string().optional(),
-    description: z.string().optional(),
-    config_file: z.string().optional(),
-    nickname_candidates: stringList().optional(),
-    model: z.string().optional(),
-    model_reasoning_effort: z.string().optional(),
-    developer_instructions: z.string().optional(),
-    harness: z.string().optional(),
-    model_provider: z.string().optional(),
-    sandbox_mode: z.enum(SANDBOX_MODES).optional(),
-    approval_policy: z.enum(APPROVAL_POLICIES).optional(),
-  };
-}
-
-/** One role as written in `[agents.<role>]` or in its own file. */
-export function agentRoleSchema() {
-  useZod();
-  return z.strictObject(agentRoleFields());
-}
-
-/** `[agents]`: Codex's limits and defaults; every other key is a role table. */
-function agentsSchema() {
-  return z
-    .object({
-      enabled: z.boolean().optional(),
-      max_concurrent_threads_per_session: intIn(1).optional(),
-      max_threads: intIn(1).optional(),
-      max_depth: intIn(0).optional(),
-      default_subagent_model: z.string().optional(),
-      default_subagent_reasoning_effort: z.string().optional(),
-      interrupt_message: z.boolean().optional(),
-    })
-    .catchall(agentRoleSchema());
 }
 
 function approvalPolicySchema() {
