@@ -32,6 +32,7 @@ export type { GranularApproval, ResolvedApprovalPolicy, ResolvedProvider, RigCon
 export {
   APPROVAL_POLICIES,
   ENV_INHERIT,
+  HOOK_EVENT_KEYS,
   MCP_APPROVAL_MODES,
   REASONING_EFFORTS,
   REASONING_SUMMARIES,

@@ -3,20 +3,10 @@
 // Code file works unchanged). Per event: whether a matcher applies and what it is matched against,
 // the snake_case label of Codex's trust keys, the scope of its runs, and its default timeout.
 
-export const HOOK_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PermissionRequest',
-  'PostToolUse',
-  'PreCompact',
-  'PostCompact',
-  'SubagentStart',
-  'SubagentStop',
-  'Stop',
-  'Interrupt',
-  'SessionEnd',
-] as const;
+import { HOOK_EVENT_KEYS } from '../config/index.js';
+
+/** The config's `[hooks]` table takes exactly these keys. */
+export const HOOK_EVENTS = HOOK_EVENT_KEYS;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
