@@ -2,15 +2,16 @@
 // model clients, and every loaded thread; front ends start, resume and fork threads here, then
 // drive each through its ThreadHandle and read one event stream (per thread, or engine-wide).
 import { resolve as resolvePath } from 'node:path';
-import type { ConversationItem, EventEnvelope } from '../protocol/index.js';
+import type { EventEnvelope } from '../protocol/index.js';
 import { isProjectTrusted, loadConfig, resolveRigHome } from '../config/index.js';
 import type { ModelClient } from '../model/types.js';
 import { createModelClient, type ProviderInfo } from '../model/index.js';
 import { newThreadId, createRedactor, type ListThreadsOptions, type ThreadRow } from '../store/index.js';
+import type { EngineOptions, ForkRequest, ThreadRead, ThreadStartRequest, ThreadSummary } from './engine-types.js';
 import { EventHub, type EnvelopeListener } from './event-hub.js';
 import { Thread } from './thread.js';
 import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
-import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadOverrides, type ThreadSettings } from './thread-settings.js';
+import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadSettings } from './thread-settings.js';
 import { closeDanglingCalls, initialContext, recordedSettings } from './thread-load.js';
 import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
 import { openThreadRollout, type OpenedRollout } from './thread-rollout.js';
@@ -19,11 +20,10 @@ import { loadExecPolicy } from './safety.js';
 import { collectSessionSecrets } from './secrets.js';
 import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
 import { loadRollout, locateRollout, type ResumeTarget, type ResumedThread } from './session-resume.js';
-import { projectConversation, projectRollout, type HistoryTurn } from './history-view.js';
+import { projectConversation, projectRollout } from './history-view.js';
 import { rigVersion } from './version.js';
-import { resolveSessionMcpServers, type SessionMcpServer } from './session-mcp.js';
+import { resolveSessionMcpServers } from './session-mcp.js';
 import { AgentsService } from './agents/service.js';
-import type { AgentLink } from './agents/tree.js';
 import { openThreadMcp } from '../tools/mcp/session.js';
 import { recordMcpCalls } from './mcp-record.js';
 import { fireSessionStart, setupExtensions } from './extension-setup.js';
@@ -34,94 +34,7 @@ import { resumeWorktree } from './worktree/resume.js';
 export type { ResumeTarget } from './session-resume.js';
 export { closeDanglingCalls } from './thread-load.js';
 
-export interface EngineOptions {
-  /** rig's environment: config paths, provider keys, the base of every command's environment. */
-  env?: NodeJS.ProcessEnv;
-  /** RIG_HOME; default: $RIG_HOME, else ~/.rig. */
-  home?: string;
-  /** What the rollouts record as the thread's source: exec, cli, app-server, acp, ... */
-  source?: string;
-  /**
-   * Tests and tools: the model client for a thread instead of the provider's (no network). Called
-   * once per provider per thread build.
-   */
-  modelClient?: (provider: ProviderInfo, settings: ThreadSettings) => ModelClient | Promise<ModelClient>;
-}
-
-/** How a thread is started (resume and fork take the same fields; overrides beat what was recorded). */
-export interface ThreadStartRequest {
-  /** The directory relative paths are resolved against (a CLI's process cwd). */
-  cwd: string;
-  /** -C: the thread's working directory, relative to `cwd`. */
-  cd?: string;
-  /** --profile NAME */
-  profile?: string;
-  /** `-c key=value` overrides, in order. */
-  config?: string[];
-  ignoreUserConfig?: boolean;
-  strictConfig?: boolean;
-  /** Extra writable roots (relative to `cwd`). */
-  addDirs?: string[];
-  overrides?: ThreadOverrides;
-  /** Write no rollout. */
-  ephemeral?: boolean;
-  /** Skip exec-policy .rules files. */
-  ignoreRules?: boolean;
-  /** Refuse outside a git repository or trusted project (`rig exec` without --skip-git-repo-check). */
-  requireTrustedDirectory?: boolean;
-  /**
-   * False when nobody answers approval requests (`rig exec`, a headless client): what would need a
-   * person is declined with a message naming the policy. Default true.
-   */
-  canAskApproval?: boolean;
-  /**
-   * Why this front end cannot host scheduled prompts (`rig exec` ends with its turn; an ACP or MCP
-   * client starts every turn itself): the timer tools are then left out of the request with it.
-   */
-  noTimers?: string;
-  /** Recorded as the rollout's originator. */
-  originator?: string;
-  /**
-   * MCP servers the front end's client brings for this thread (ACP's `mcpServers`), started with
-   * the configured ones; one named like a configured server replaces it for this thread.
-   */
-  mcpServers?: readonly SessionMcpServer[];
-  /** Set for a sub-agent: its parent thread, task path and role (the agents service starts these). */
-  agent?: AgentLink;
-  /**
-   * A new thread's opening history copied from another thread (a sub-agent's `fork_turns: N`),
-   * written as the rollout's first record after its meta line; the source's rollout is untouched.
-   */
-  seed?: ThreadSeed;
-}
-
-export interface ThreadSeed {
-  items: ConversationItem[];
-  forkedFrom: string;
-  /** Says what was copied, recorded with the items. */
-  note: string;
-}
-
-export interface ForkRequest extends ThreadStartRequest {
-  /** Keep the source's history through this turn (inclusive); default: all of it. */
-  atTurn?: string;
-}
-
-export interface ThreadRead {
-  id: string;
-  rolloutPath?: string;
-  /** Settings as recorded by the newest turn (or the meta line). */
-  cwd?: string;
-  model?: string;
-  modelProvider?: string;
-  harness?: string;
-  forkedFrom?: string;
-  warnings: string[];
-  turns?: HistoryTurn[];
-}
-
-export type { HistoryTurn } from './history-view.js';
-export type ThreadSummary = ThreadRow;
+export type { EngineOptions, ForkRequest, HistoryTurn, ThreadRead, ThreadSeed, ThreadStartRequest, ThreadSummary } from './engine-types.js';
 
 export class Engine {
   readonly home: string;
