@@ -3,7 +3,7 @@
 // drive each through its ThreadHandle and read one event stream (per thread, or engine-wide).
 import { resolve as resolvePath } from 'node:path';
 import type { EventEnvelope } from '../protocol/index.js';
-import { isProjectTrusted, loadConfig, resolveRigHome } from '../config/index.js';
+import { resolveRigHome } from '../config/index.js';
 import type { ModelClient } from '../model/types.js';
 import { createModelClient, type ProviderInfo } from '../model/index.js';
 import { newThreadId, createRedactor, type ListThreadsOptions, type ThreadRow } from '../store/index.js';
@@ -12,13 +12,13 @@ import { EventHub, type EnvelopeListener } from './event-hub.js';
 import { Thread } from './thread.js';
 import { ThreadHandle, type ThreadInfo } from './thread-handle.js';
 import { resolveThreadSettings, REPLAY_PROVIDER_ID, type RecordedSettings, type ThreadSettings } from './thread-settings.js';
+import { loadThreadConfig } from './thread-config.js';
 import { closeDanglingCalls, initialContext, recordedSettings } from './thread-load.js';
 import { buildRuntime, ThreadResources, type BuiltRuntime } from './thread-runtime.js';
 import { openThreadRollout, type OpenedRollout } from './thread-rollout.js';
 import { SUBAGENT_NO_TIMERS } from './timers/index.js';
 import { loadExecPolicy } from './safety.js';
 import { collectSessionSecrets } from './secrets.js';
-import { NOT_TRUSTED_MESSAGE, findGitRoot } from './git-check.js';
 import { loadRollout, locateRollout, type ResumeTarget, type ResumedThread } from './session-resume.js';
 import { projectConversation, projectRollout } from './history-view.js';
 import { rigVersion } from './version.js';
@@ -206,32 +206,11 @@ export class Engine {
     const worktree = source ? resumeWorktree(resumed!.worktree, source.kind, request.cd !== undefined ? resolvePath(request.cwd, request.cd) : undefined) : { leave: false };
     if (worktree.cwd !== undefined) recorded.cwd = worktree.cwd;
     // A resumed thread keeps its directory unless the request names another; config is read there.
-    const baseCwd = request.cd === undefined && recorded.cwd ? recorded.cwd : request.cwd;
+    const loaded = loadThreadConfig(this.home, env, request, recorded.cwd);
     const overrides = request.overrides ?? {};
-    const loaded = loadConfig({
-      home: this.home,
-      cwd: baseCwd,
-      ...(request.profile ? { profile: request.profile } : {}),
-      overrides: request.config ?? [],
-      flags: {
-        ...(overrides.model ? { model: overrides.model } : {}),
-        ...(overrides.replayFile ? { provider: REPLAY_PROVIDER_ID } : overrides.provider ? { provider: overrides.provider } : {}),
-        ...(request.cd ? { cwd: request.cd } : {}),
-        ...(overrides.sandbox ? { sandbox: overrides.sandbox } : {}),
-        ...(overrides.approvalPolicy ? { approval: overrides.approvalPolicy } : {}),
-        ...(overrides.harness ? { harness: overrides.harness } : {}),
-        ...(request.addDirs?.length ? { addDirs: request.addDirs } : {}),
-      },
-      env,
-      ...(request.ignoreUserConfig ? { ignoreUserConfig: true } : {}),
-      ...(request.strictConfig ? { strict: true } : {}),
-    });
     const config = loaded.config;
     const cwd = loaded.cwd;
     const warnings = [...loaded.warnings];
-    if (request.requireTrustedDirectory && !overrides.yolo && !findGitRoot(cwd) && !isProjectTrusted(config, cwd)) {
-      throw new Error(NOT_TRUSTED_MESSAGE);
-    }
     if (overrides.yolo) warnings.push('running with --dangerously-bypass-approvals-and-sandbox: commands run WITHOUT a sandbox and WITHOUT asking');
     if (resumed) warnings.push(...resumed.warnings);
     if (worktree.warning) warnings.push(worktree.warning);
