@@ -2,12 +2,15 @@
 // bundle's chunks). Run from source (tests, where no compiled worker exists) it runs in-process,
 // where the search still yields to the event loop every few milliseconds.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { FallbackRequest, FallbackResult } from './fallback-request.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, SearchError, type SearchFailure, type SearchOptions, timeoutError } from './types.js';
 
 let scriptOverride: string | undefined;
+// node:worker_threads is required when a search first needs a worker, not when this module loads:
+// it is on every start's path (~1-2 ms there), and most searches are ripgrep's.
+const requireHere = createRequire(import.meta.url);
 
 /** Runs fallback searches in this compiled worker even from source (the bench measures the CLI's path). */
 export function useWorkerScript(path: string | undefined): void {
@@ -31,6 +34,7 @@ export async function runOffThread(request: FallbackRequest, options: SearchOpti
   const script = workerScript();
   if (!script) return inProcess(request, options);
   return new Promise((resolve, reject) => {
+    const { Worker } = requireHere('node:worker_threads') as typeof import('node:worker_threads');
     const worker = new Worker(script, { workerData: request });
     let settled = false;
     const finish = (outcome: () => void): void => {
