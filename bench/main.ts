@@ -167,7 +167,7 @@ async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const repoRoot = process.env['RIG_BENCH_REPO'];
   if (!repoRoot) throw new Error('run the bench with `npm run bench` (bench/run.mjs sets RIG_BENCH_REPO)');
-  if (!existsSync(join(repoRoot, 'dist', 'rig.js'))) throw new Error('dist/rig.js is missing: run `npm run build` first');
+  if (!existsSync(join(repoRoot, 'dist', 'rig.cjs'))) throw new Error('dist/rig.cjs is missing: run `npm run build` first');
   const log = (text: string) => process.stderr.write(`${text}\n`);
   if (!HAVE_GNU_TIME) log('(no /usr/bin/time: peak RSS figures are not available)');
 

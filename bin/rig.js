@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 // The CLI entry: the bundled build in dist/ (made by `npm run build`, `npm ci` or `npm start`).
+// CommonJS (bin/package.json), as dist/rig.cjs and dist/boot.cjs are: see src/cli/boot/index.ts.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const entry = join(__dirname, '..', 'dist', 'rig.cjs');
 try {
-  await import('../dist/rig.js');
+  require(entry);
 } catch (error) {
-  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/rig.js')) {
+  if (error?.code === 'MODULE_NOT_FOUND' && !existsSync(entry)) {
     process.stderr.write('rig: the build in dist/ is missing; run `npm run build` in the rig checkout first\n');
     process.exit(1);
   }

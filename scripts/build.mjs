@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/ with code splitting, so a command only loads the rooms it uses, and
-// turns every chunk into a classic script that dist/rig.js (src/cli/boot/) compiles with V8's code
+// turns every chunk into a classic script that dist/boot.cjs (src/cli/boot/) compiles with V8's code
 // cache: Node 20 caches no ES module compile, and compiling the ESM chunks was ~35 ms of each start.
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -122,27 +122,29 @@ for (const file of split.outputFiles) {
 // The build id keys the code cache: a cache made for another build is never offered to V8.
 const buildId = createHash('sha256').update(chunks.join('\0')).digest('hex').slice(0, 16);
 
-// The entry Node loads (bin/rig.js imports it): answers --version, else imports dist/boot.js, the
-// loader that runs dist/main.js from the code cache.
+// The entry bin/rig.js requires (dist/rig.cjs: answers --version, else requires dist/boot.cjs, the
+// loader that runs dist/main.js from the code cache). CommonJS, so that no ES module is on the way
+// to the first model request: the first one starts Node's ESM loader, ~6 ms of every run.
 const bootStaysApart = {
   name: 'boot-stays-apart',
   setup(builder) {
-    builder.onResolve({ filter: /^\.\/boot\.js$/ }, () => ({ path: './boot.js', external: true }));
+    builder.onResolve({ filter: /^\.\/boot\.cjs$/ }, () => ({ path: './boot.cjs', external: true }));
   },
 };
+const commonJsEntry = { format: 'cjs', outdir: 'dist', outExtension: { '.js': '.cjs' } };
 await build({
   ...shared,
+  ...commonJsEntry,
   entryPoints: { rig: 'src/cli/boot/index.ts' },
-  outdir: 'dist',
-  format: 'esm',
   plugins: [bootStaysApart],
 });
 await build({
   ...shared,
+  ...commonJsEntry,
   entryPoints: { boot: 'src/cli/boot/boot.ts' },
-  outdir: 'dist',
-  format: 'esm',
-  define: { ...shared.define, RIG_BUILD_ID: JSON.stringify(buildId) },
+  // boot.ts is an ES module in source (tests import its parts); here its import.meta.url is the file's.
+  inject: ['scripts/cjs-import-meta-url.js'],
+  define: { ...shared.define, RIG_BUILD_ID: JSON.stringify(buildId), 'import.meta.url': 'importMetaUrl' },
 });
 
 // The search worker runs in a worker thread (src/tools/search/offthread.ts): a module of its own,

@@ -1,4 +1,4 @@
-// The code cache dist/rig.js compiles the bundle's chunks with (src/cli/boot/): through the BUILT
+// The code cache dist/boot.cjs compiles the bundle's chunks with (src/cli/boot/): through the BUILT
 // CLI (npm run build first), with the cache cold, warm, corrupt, unwritable and turned off. A
 // preload logs what V8 did with each chunk's cached data.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

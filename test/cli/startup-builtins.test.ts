@@ -1,22 +1,23 @@
 // The built CLI's way to its first model request loads neither node:crypto (OpenSSL's start-up) nor
-// node:worker_threads: the bundle loads crypto on first use (scripts/build.mjs) and the search
-// worker's module only when a search needs it. Runs the BUILT CLI (npm run build first) with a
-// preload that notes which built-ins are loaded when the first request has been sent, and at exit.
+// node:worker_threads, and runs no ES module: the bundle loads crypto on first use (scripts/build.mjs),
+// the search worker's module only when a search needs it, and the entry chain is CommonJS (an ES
+// module starts Node's ESM loader). Runs the BUILT CLI (npm run build first) with a CommonJS preload
+// that notes which built-ins are loaded when the first request has been sent, and at exit.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
 import { removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../support/workspace.js';
 
 const PRELOAD = `
-import { subscribe } from 'node:diagnostics_channel';
-import { appendFileSync } from 'node:fs';
+const { subscribe } = require('node:diagnostics_channel');
+const { appendFileSync } = require('node:fs');
 const log = process.env.RIG_TEST_BUILTINS_LOG;
 const note = (when) => appendFileSync(log, JSON.stringify({
   when,
   crypto: process.moduleLoadList.includes('NativeModule crypto'),
   workerThreads: process.moduleLoadList.includes('NativeModule worker_threads'),
+  esModuleRun: process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job'),
 }) + '\\n');
 let first = true;
 subscribe('rig:model-request-sent', () => {
@@ -30,6 +31,7 @@ interface Note {
   when: 'first-request' | 'exit';
   crypto: boolean;
   workerThreads: boolean;
+  esModuleRun: boolean;
 }
 
 let mock: MockProvider;
@@ -41,9 +43,9 @@ afterAll(async () => {
 });
 
 describe('built-ins on the way to the first request', () => {
-  it('neither node:crypto nor node:worker_threads is loaded before it, and crypto still works after', async () => {
+  it('neither node:crypto nor node:worker_threads is loaded before it, nor an ES module run, and crypto still works after', async () => {
     const dir = tempDir('rig-builtins-');
-    const preload = join(dir, 'preload.mjs');
+    const preload = join(dir, 'preload.cjs');
     const log = join(dir, 'notes.jsonl');
     writeFileSync(preload, PRELOAD);
     writeFileSync(log, '');
@@ -56,11 +58,11 @@ describe('built-ins on the way to the first request', () => {
       const run = await runRig(['exec', '--json', '-c', 'harness="native"', '--dangerously-bypass-approvals-and-sandbox', 'run true'], {
         cwd: repo,
         home,
-        env: { NODE_OPTIONS: `--import ${pathToFileURL(preload).href}`, RIG_TEST_BUILTINS_LOG: log },
+        env: { NODE_OPTIONS: `--require ${preload}`, RIG_TEST_BUILTINS_LOG: log },
       });
       expect(run.code, run.stderr).toBe(0);
       const notes = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Note);
-      expect(notes.find((entry) => entry.when === 'first-request')).toEqual({ when: 'first-request', crypto: false, workerThreads: false });
+      expect(notes.find((entry) => entry.when === 'first-request')).toEqual({ when: 'first-request', crypto: false, workerThreads: false, esModuleRun: false });
       // The command's output names its chunk with random bytes: the lazily loaded crypto answered.
       const second = JSON.stringify(mock.requests[before + 1]?.body);
       expect(second).toMatch(/Chunk ID: [0-9a-f]{6}\\n/);

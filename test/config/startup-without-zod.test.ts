@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockProvider, type MockProvider } from '../support/mock-provider/index.js';
 import { removeDir, runRig, tempDir, tempGitRepo, tempRigHome } from '../support/workspace.js';
 
-// ESM loads go through a load hook (dist/rig.js, packages), the bundle's chunks through vm.Script
-// (dist/rig.js compiles them with the code cache), CommonJS ones through Module._load (dist/zod.cjs
+// ESM loads go through a load hook (packages), the bundle's chunks through vm.Script (dist/boot.cjs
+// compiles them with the code cache), CommonJS ones through Module._load (dist/rig.cjs, dist/zod.cjs
 // or the zod package).
 const PRELOAD = `
 import { appendFileSync } from 'node:fs';
@@ -77,7 +77,7 @@ function zodLoads(loaded: string[]): string[] {
 describe('startup without zod', () => {
   it('a valid config and a built-in harness load no zod on the way to the answer', async () => {
     const { loaded } = await loadedModules('');
-    expect(loaded.some((entry) => entry.endsWith('/dist/rig.js'))).toBe(true);
+    expect(loaded.some((entry) => entry.startsWith('require:') && entry.endsWith('/dist/rig.cjs'))).toBe(true);
     expect(loaded.some((entry) => entry.endsWith('/dist/main.js'))).toBe(true);
     expect(zodLoads(loaded)).toEqual([]);
   });

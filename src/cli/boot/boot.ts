@@ -1,4 +1,4 @@
-// dist/boot.js, which dist/rig.js imports for every command but `--version`: runs the bundle
+// dist/boot.cjs, which dist/rig.cjs requires for every command but `--version`: runs the bundle
 // (dist/main.js and the chunks it needs) from V8's code cache (code-cache.ts).
 import nodeModule from 'node:module';
 import { dirname, join } from 'node:path';

@@ -26,7 +26,7 @@ let cli: string;
 beforeAll(() => {
   cliDir = join(REPO_ROOT, 'node_modules', '.cache', `rig-sigkill-cli-${process.pid}`);
   cpSync(join(REPO_ROOT, 'dist'), cliDir, { recursive: true, filter: (source) => !source.endsWith('.map') });
-  cli = join(cliDir, 'rig.js');
+  cli = join(cliDir, 'rig.cjs');
 });
 
 afterAll(() => removeDir(cliDir));
