@@ -11,8 +11,9 @@
 // (see DECAY). A server not seen before, or whose launch changed, goes first: it may be slow (`npx`
 // fetching a package). The file is only a hint: a missing, unreadable or malformed one is ignored,
 // and the next save replaces it.
-import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+// fs.promises is reached through fs when a save runs: importing node:fs/promises loads it (and
+// the streams, readline and watcher modules it needs) with every rig start.
+import fs, { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { McpStdioServer } from '../config/index.js';
 
@@ -95,11 +96,11 @@ export class LaunchTimes {
       // Unique per save: two threads of one process may save the same file at once.
       const temp = `${file}.tmp-${process.pid}-${++saves}`;
       try {
-        await mkdir(dirname(file)).catch((error: NodeJS.ErrnoException) => {
+        await fs.promises.mkdir(dirname(file)).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'EEXIST') throw error;
         });
-        await writeFile(temp, text);
-        await rename(temp, file);
+        await fs.promises.writeFile(temp, text);
+        await fs.promises.rename(temp, file);
       } catch {
         // A home that is read-only or gone: the next thread launches in config order.
       }

@@ -1,7 +1,8 @@
-// The built CLI's way to its first model request loads neither node:crypto (OpenSSL's start-up) nor
-// node:worker_threads, and runs no ES module: the bundle loads crypto on first use (scripts/build.mjs),
-// the search worker's module only when a search needs it, and the entry chain is CommonJS (an ES
-// module starts Node's ESM loader). Runs the BUILT CLI (npm run build first) with a CommonJS preload
+// The built CLI's way to its first model request loads none of node:crypto (OpenSSL's start-up),
+// node:worker_threads and Node's file-stream modules (fs.promises, with the stream and readline
+// modules it needs), and runs no ES module: the bundle loads crypto on first use (scripts/build.mjs),
+// the search worker's module only when a search needs it, stdin is looked at with isatty() and rules
+// files are read synchronously, and the entry chain is CommonJS (an ES module starts Node's ESM loader). Runs the BUILT CLI (npm run build first) with a CommonJS preload
 // that notes which built-ins are loaded when the first request has been sent, and at exit.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ const note = (when) => appendFileSync(log, JSON.stringify({
   when,
   crypto: process.moduleLoadList.includes('NativeModule crypto'),
   workerThreads: process.moduleLoadList.includes('NativeModule worker_threads'),
+  fileStreams: process.moduleLoadList.includes('NativeModule internal/fs/promises'),
   esModuleRun: process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job'),
 }) + '\\n');
 let first = true;
@@ -31,6 +33,7 @@ interface Note {
   when: 'first-request' | 'exit';
   crypto: boolean;
   workerThreads: boolean;
+  fileStreams: boolean;
   esModuleRun: boolean;
 }
 
@@ -43,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('built-ins on the way to the first request', () => {
-  it('neither node:crypto nor node:worker_threads is loaded before it, nor an ES module run, and crypto still works after', async () => {
+  it('none of crypto, worker_threads and the file streams is loaded before it, no ES module has run, and crypto works after', async () => {
     const dir = tempDir('rig-builtins-');
     const preload = join(dir, 'preload.cjs');
     const log = join(dir, 'notes.jsonl');
@@ -62,7 +65,7 @@ describe('built-ins on the way to the first request', () => {
       });
       expect(run.code, run.stderr).toBe(0);
       const notes = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Note);
-      expect(notes.find((entry) => entry.when === 'first-request')).toEqual({ when: 'first-request', crypto: false, workerThreads: false, esModuleRun: false });
+      expect(notes.find((entry) => entry.when === 'first-request')).toEqual({ when: 'first-request', crypto: false, workerThreads: false, fileStreams: false, esModuleRun: false });
       // The command's output names its chunk with random bytes: the lazily loaded crypto answered.
       const second = JSON.stringify(mock.requests[before + 1]?.body);
       expect(second).toMatch(/Chunk ID: [0-9a-f]{6}\\n/);

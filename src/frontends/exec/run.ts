@@ -3,6 +3,7 @@
 // A thin adapter over the engine: it starts (or resumes) one thread, runs one turn, renders events.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
+import { isatty } from 'node:tty';
 import { Engine, type ResumeTarget, type ThreadStartRequest } from '../../core/engine.js';
 import type { ThreadHandle } from '../../core/thread-handle.js';
 import { rigVersion } from '../../core/version.js';
@@ -63,7 +64,9 @@ export async function runExecCommand(input: ExecCommandInput): Promise<number> {
   let thread: ThreadHandle;
   let outputSchema: JsonSchema | undefined;
   try {
-    prompt = await resolvePrompt(input.prompt, Boolean(process.stdin.isTTY), (line) => stderr(`${line}\n`));
+    // isatty(0), not process.stdin.isTTY: making process.stdin opens a stream on the descriptor, and
+    // for a file or /dev/null that loads Node's file-stream modules (~2-3 ms) before the first request.
+    prompt = await resolvePrompt(input.prompt, isatty(0), (line) => stderr(`${line}\n`));
     if (input.outputSchemaFile) outputSchema = readOutputSchema(input.outputSchemaFile);
     thread = input.resume ? await engine.resumeThread(input.resume, input.thread) : await engine.startThread(input.thread);
   } catch (error) {

@@ -8,11 +8,16 @@ import { ExecPolicy, loadRulesFiles } from './policy.js';
 export const RULES_DIR_NAME = 'rules';
 export const DEFAULT_RULES_FILE = 'default.rules';
 
-/** The `*.rules` files directly inside `dir`, sorted; none when the folder does not exist. */
+/**
+ * The `*.rules` files directly inside `dir`, sorted; none when the folder does not exist. Read
+ * synchronously: every thread start looks here, the folders hold a few files, and reaching
+ * fs.promises would load its module (with the stream and readline modules it needs) before the
+ * first model request.
+ */
 export async function collectRulesFiles(dir: string): Promise<string[]> {
   let entries: fs.Dirent[];
   try {
-    entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw new Error(`failed to read rules files from ${dir}: ${(error as Error).message}`);

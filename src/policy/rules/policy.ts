@@ -140,9 +140,10 @@ export async function loadRulesFiles(paths: readonly string[], options: LoadOpti
   return ExecPolicy.fromSources(sources, options);
 }
 
+// Synchronous, as collectRulesFiles is: rules files are small and read with every thread start.
 async function readRulesFile(fileName: string): Promise<string> {
   try {
-    return await fs.promises.readFile(fileName, 'utf8');
+    return fs.readFileSync(fileName, 'utf8');
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`failed to read rules file ${fileName}: ${reason}`);
