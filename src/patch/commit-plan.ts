@@ -143,7 +143,8 @@ function planWrite(file: string, content: string, canWrite: (abs: string) => boo
         throw new FileCommitError(`Cannot write ${file}: it is a symbolic link whose target does not exist`, file);
       }
     }
-    const stat = fs.statSync(target);
+    // Not a symlink: lstat said all there is to say.
+    const stat = link.isSymbolicLink() ? fs.statSync(target) : link;
     if (stat.isDirectory()) throw new FileCommitError(`Cannot write ${file}: it is a directory`, file);
     if (!stat.isFile()) throw new FileCommitError(`Cannot write ${file}: it is not a regular file`, file);
     checkWritable(file, target, canWrite);

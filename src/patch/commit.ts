@@ -54,7 +54,8 @@ export async function commitFileEdits(edits: readonly FileEdit[], options: Commi
     try {
       steps = planSteps(edits, options.canWrite ?? (() => true));
       prior = edits.map((edit) => ({
-        source: readIfFile(edit.path),
+        // planSteps has just read the file and found it to be expectedContent: no second read.
+        source: edit.kind !== 'add' && edit.expectedContent !== undefined ? edit.expectedContent : readIfFile(edit.path),
         destination: edit.moveTo === undefined ? undefined : readIfFile(edit.moveTo),
       }));
       for (const step of steps) pinStep(step, pins, createdDirs);
