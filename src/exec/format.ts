@@ -1,6 +1,5 @@
 // The exact text a model reads back from the shell tools. Models were trained on these layouts,
 // so every line and label matches Codex's.
-import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_TRUNCATION_POLICY,
   countLines,
@@ -13,9 +12,13 @@ import {
 /** Default `max_output_tokens` for exec_command / write_stdin. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 10_000;
 
-/** Six random hex characters identifying one chunk of session output. */
+/**
+ * Six random hex characters identifying one chunk of session output. An opaque label, not a
+ * secret: Math.random, because node:crypto's first load (OpenSSL's start-up, ~5 ms) would land on
+ * a session's first command.
+ */
 export function newChunkId(): string {
-  return randomBytes(3).toString('hex');
+  return Math.floor(Math.random() * 0x1000000).toString(16).padStart(6, '0');
 }
 
 export interface UnifiedExecResponse {

@@ -56,9 +56,11 @@ describe('built-ins on the way to the first request', () => {
     const repo = tempGitRepo({ 'a.txt': 'a\n' });
     try {
       const before = mock.requests.length;
-      mock.enqueue({ toolCalls: [{ id: 'call_1', name: 'exec_command', arguments: { cmd: 'true' } }] });
+      // A file write names its temp file with random bytes: crypto, loaded through the bundle's wrapper.
+      const patch = ['*** Begin Patch', '*** Add File: made.txt', '+made by the patch', '*** End Patch'].join('\n');
+      mock.enqueue({ toolCalls: [{ id: 'call_1', name: 'apply_patch', kind: 'custom', input: patch }] });
       mock.enqueue({ text: 'done' });
-      const run = await runRig(['exec', '--json', '-c', 'harness="native"', '--dangerously-bypass-approvals-and-sandbox', 'run true'], {
+      const run = await runRig(['exec', '--json', '-c', 'harness="native"', '--sandbox', 'workspace-write', '-c', 'approval_policy="never"', 'make the file'], {
         cwd: repo,
         home,
         env: { NODE_OPTIONS: `--require ${preload}`, RIG_TEST_BUILTINS_LOG: log },
@@ -66,9 +68,8 @@ describe('built-ins on the way to the first request', () => {
       expect(run.code, run.stderr).toBe(0);
       const notes = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Note);
       expect(notes.find((entry) => entry.when === 'first-request')).toEqual({ when: 'first-request', crypto: false, workerThreads: false, fileStreams: false, esModuleRun: false });
-      // The command's output names its chunk with random bytes: the lazily loaded crypto answered.
-      const second = JSON.stringify(mock.requests[before + 1]?.body);
-      expect(second).toMatch(/Chunk ID: [0-9a-f]{6}\\n/);
+      expect(JSON.stringify(mock.requests[before + 1]?.body)).toContain('Success. Updated the following files:');
+      expect(readFileSync(join(repo, 'made.txt'), 'utf8')).toBe('made by the patch\n');
       expect(notes.find((entry) => entry.when === 'exit')?.crypto).toBe(true);
     } finally {
       for (const made of [dir, home, repo]) removeDir(made);

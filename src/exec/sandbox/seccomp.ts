@@ -175,7 +175,9 @@ const O_TMPFILE = 0o20000000 | fs.constants.O_DIRECTORY;
  * once (named for microseconds, in a directory only this user can list).
  */
 export function openSeccompDescriptor(program: Buffer): SeccompDescriptor {
-  void removeStaleSeccompDirs();
+  // After this turn of the event loop: its first use of fs.promises loads that module (~2-4 ms),
+  // which would otherwise delay the first command's spawn; now it overlaps the command's run.
+  if (staleRemoval === undefined) setImmediate(() => void removeStaleSeccompDirs());
   const fd = unnamedReadOnlyFile(program);
   let open = true;
   return {
