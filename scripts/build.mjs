@@ -124,7 +124,8 @@ const buildId = createHash('sha256').update(chunks.join('\0')).digest('hex').sli
 
 // The entry bin/rig.js requires (dist/rig.cjs: answers --version, else requires dist/boot.cjs, the
 // loader that runs dist/main.js from the code cache). CommonJS, so that no ES module is on the way
-// to the first model request: the first one starts Node's ESM loader, ~6 ms of every run.
+// to the first model request: on Node 20 the first one starts the ESM loader, ~6 ms of every run
+// (Node 24 has it loaded in every process, so there it makes no difference).
 const bootStaysApart = {
   name: 'boot-stays-apart',
   setup(builder) {

@@ -2,8 +2,10 @@
 // node:worker_threads and Node's file-stream modules (fs.promises, with the stream and readline
 // modules it needs), and runs no ES module: the bundle loads crypto on first use (scripts/build.mjs),
 // the search worker's module only when a search needs it, stdin is looked at with isatty() and rules
-// files are read synchronously, and the entry chain is CommonJS (an ES module starts Node's ESM loader). Runs the BUILT CLI (npm run build first) with a CommonJS preload
-// that notes which built-ins are loaded when the first request has been sent, and at exit.
+// files are read synchronously, and the entry chain is CommonJS (on Node 20 an ES module starts the
+// ESM loader; Node 24 has it loaded in every process). Runs the BUILT CLI (npm run build first) with
+// a CommonJS preload that notes which of them were loaded after it ran, at the first request and at
+// exit: what Node itself loads before any user code (a newer Node may load more) does not count.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +16,14 @@ const PRELOAD = `
 const { subscribe } = require('node:diagnostics_channel');
 const { appendFileSync } = require('node:fs');
 const log = process.env.RIG_TEST_BUILTINS_LOG;
+const atStart = new Set(process.moduleLoadList);
+const loadedSince = (name) => !atStart.has(name) && process.moduleLoadList.includes(name);
 const note = (when) => appendFileSync(log, JSON.stringify({
   when,
-  crypto: process.moduleLoadList.includes('NativeModule crypto'),
-  workerThreads: process.moduleLoadList.includes('NativeModule worker_threads'),
-  fileStreams: process.moduleLoadList.includes('NativeModule internal/fs/promises'),
-  esModuleRun: process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job'),
+  crypto: loadedSince('NativeModule crypto'),
+  workerThreads: loadedSince('NativeModule worker_threads'),
+  fileStreams: loadedSince('NativeModule internal/fs/promises'),
+  esModuleRun: loadedSince('NativeModule internal/modules/esm/module_job'),
 }) + '\\n');
 let first = true;
 subscribe('rig:model-request-sent', () => {

@@ -1,8 +1,8 @@
 // dist/rig.cjs, which bin/rig.js requires: answers `--version` before anything else loads (the
 // loader's own modules, node:vm and node:module among them, cost ~10 ms), else runs dist/boot.cjs.
-// Built as CommonJS, like bin/rig.js and dist/boot.cjs (scripts/build.mjs): an ES module anywhere
-// on this path starts Node's ESM loader, ~6 ms of every run, and nothing before the first model
-// request needs it.
+// Built as CommonJS, like bin/rig.js and dist/boot.cjs (scripts/build.mjs): on Node 20 an ES module
+// anywhere on this path starts the ESM loader, ~6 ms of every run, and nothing before the first
+// model request needs it.
 declare const RIG_VERSION: string;
 
 const args = process.argv.slice(2);
