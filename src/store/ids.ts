@@ -18,8 +18,8 @@ export function newThreadId(now: number = Date.now()): string {
 
 /**
  * 16 random bytes from the kernel's generator where there is one. A new thread's id is made before
- * its first model request, and node:crypto's first load (OpenSSL's start-up) costs more than the
- * rest of that path's set-up together; the bundle loads node:crypto on first use (scripts/build.mjs).
+ * its first model request, and node:crypto's first load (OpenSSL's start-up, ~5-9 ms) would be paid
+ * there for 16 bytes; the bundle loads node:crypto on first use (scripts/build.mjs).
  */
 function randomIdBytes(): Buffer {
   if (process.platform !== 'win32') {
