@@ -139,8 +139,12 @@ function expandPath(baseDir: string, path: string): string {
 }
 
 function readReferenced(file: string, field: string, path: string): string {
+  return readReferencedBytes(file, field, path).toString('utf8');
+}
+
+function readReferencedBytes(file: string, field: string, path: string): Buffer {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'file not found' : (error as Error).message;
@@ -160,9 +164,9 @@ function parseProfile(file: string, text: string): ProfileFile {
  * profile as shipped was validated at build time (builtin-profiles.ts); any other is parsed here.
  */
 export function readProfileFile(file: string, origin: ProfileOrigin): HarnessProfile {
-  const text = readReferenced(file, '(file)', file);
+  const bytes = readReferencedBytes(file, '(file)', file);
   const expectedId = file.replace(/^.*[\\/]/, '').replace(/\.json$/, '');
-  const data = (origin === 'builtin' ? shippedProfileData(expectedId, text) : undefined) ?? parseProfile(file, text);
+  const data = (origin === 'builtin' ? shippedProfileData(expectedId, bytes) : undefined) ?? parseProfile(file, bytes.toString('utf8'));
   if (data.id !== expectedId) {
     throw new HarnessProfileError(file, 'id', `is "${data.id}" but the file is named ${expectedId}.json; they must match`);
   }

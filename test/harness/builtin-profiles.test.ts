@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderBuiltinProfiles, shippedProfileData, textHash } from '../../src/harness/builtin-profiles.js';
+import { contentHash, renderBuiltinProfiles, shippedProfileData } from '../../src/harness/builtin-profiles.js';
 import { BUILTIN_PROFILES } from '../../src/harness/builtin-profiles.generated.js';
 import { builtinProfileDir, listProfileLocations, readProfileFile } from '../../src/harness/loader.js';
 
@@ -22,8 +22,8 @@ describe('built-in profiles shipped pre-validated', () => {
   it('every built-in profile loads as the zod path loads it', () => {
     expect(builtins.length).toBeGreaterThan(5);
     for (const location of builtins) {
-      const text = readFileSync(location.file, 'utf8');
-      expect(shippedProfileData(location.id, text), `${location.id}: ${STALE}`).toBeDefined();
+      const bytes = readFileSync(location.file);
+      expect(shippedProfileData(location.id, bytes), `${location.id}: ${STALE}`).toBeDefined();
       const fast = readProfileFile(location.file, 'builtin');
       // Any origin but 'builtin' takes the zod path.
       const viaZod = readProfileFile(location.file, 'user');
@@ -33,17 +33,27 @@ describe('built-in profiles shipped pre-validated', () => {
 
   it('an edited profile text is not taken from the shipped data', () => {
     const file = join(dir, 'minimal.json');
-    const text = readFileSync(file, 'utf8');
-    expect(shippedProfileData('minimal', text)).toBeDefined();
-    expect(shippedProfileData('minimal', text.replace('"description"', ' "description"'))).toBeUndefined();
-    expect(shippedProfileData('no-such-profile', text)).toBeUndefined();
-    expect(textHash('a')).not.toBe(textHash('b'));
+    const bytes = readFileSync(file);
+    expect(shippedProfileData('minimal', bytes)).toBeDefined();
+    expect(shippedProfileData('minimal', Buffer.from(bytes.toString('utf8').replace('"description"', ' "description"')))).toBeUndefined();
+    expect(shippedProfileData('no-such-profile', bytes)).toBeUndefined();
+    // A changed byte, in a whole word or in the tail, changes the hash; the same bytes at an unaligned offset hash the same.
+    const withTail = Buffer.concat([bytes, Buffer.from('\n\n\n')]);
+    expect(withTail.length % 4).not.toBe(0);
+    for (const at of [0, 5, withTail.length - 4, withTail.length - 1]) {
+      const edited = Buffer.from(withTail);
+      edited[at] = edited[at]! ^ 1;
+      expect(contentHash(edited)).not.toBe(contentHash(withTail));
+    }
+    const unaligned = Buffer.alloc(withTail.length + 1);
+    withTail.copy(unaligned, 1);
+    expect(contentHash(unaligned.subarray(1))).toBe(contentHash(withTail));
   });
 
   it('hands out a fresh copy each time', () => {
-    const text = readFileSync(join(dir, 'minimal.json'), 'utf8');
-    const first = shippedProfileData('minimal', text)!;
+    const bytes = readFileSync(join(dir, 'minimal.json'));
+    const first = shippedProfileData('minimal', bytes)!;
     first.notes.push('changed');
-    expect(shippedProfileData('minimal', text)!.notes).not.toContain('changed');
+    expect(shippedProfileData('minimal', bytes)!.notes).not.toContain('changed');
   });
 });
