@@ -94,6 +94,25 @@ const split = await build({
 // Each ES chunk becomes CommonJS: imports of other chunks turn into require() calls the loader
 // answers, `import()` of a chunk or a builtin into a require() in a promise, import.meta.url into
 // the chunk's own URL (the loader passes it).
+// esbuild's CommonJS helpers copy objects. `__toESM(require("node:fs"))` builds a new namespace
+// with an accessor for each of the module's ~100 exports at every import site (~110 sites of
+// node:fs, node:path and node:os run before the first model request), and `__toCommonJS` copies
+// every chunk's exports into another object. Instead the loader hands out one namespace per
+// built-in module (`__rigBuiltin`, the same object __toESM would make), and a chunk exports its
+// own export object (its accessors are the ones the copy would have forwarded to), marked as an
+// ES module as the copy was. Each edit stays on its line, so the source map still holds.
+const TO_ESM_BUILTIN = /__toESM\(require\("(node:[\w/]+)"\)\)/g;
+const TO_COMMON_JS = /^module\.exports = __toCommonJS\((\w+)\);$/gm;
+function shareNamespaces(code, path) {
+  const exportsSet = code.match(TO_COMMON_JS)?.length ?? 0;
+  if (exportsSet > 1) throw new Error(`build: ${path} sets module.exports ${exportsSet} times`);
+  const shared = code
+    .replace(TO_ESM_BUILTIN, (_, specifier) => `__rigBuiltin("${specifier}")`)
+    .replace(TO_COMMON_JS, (_, name) => `__defProp(${name}, "__esModule", { value: true }), module.exports = ${name};`);
+  if (/__toESM\(require\("node:/.test(shared)) throw new Error(`build: ${path} imports a built-in module in a form the loader does not share`);
+  return shared;
+}
+
 const chunks = [];
 for (const file of split.outputFiles) {
   const markedImports = file.text.split(`import("${IMPORT_MARK}`).length - 1;
@@ -111,7 +130,7 @@ for (const file of split.outputFiles) {
   });
   // The loader reads chunks as Latin-1 (no UTF-8 decoding). esbuild escapes non-ASCII characters
   // in code; what remains is in comments, and an escape there changes nothing.
-  const code = out.code.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const code = shareNamespaces(out.code, file.path).replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (out.code.split('__rigImport("').length - 1 !== markedImports) throw new Error(`build: an external import() in ${file.path} was lost`);
   if (/\bimport\(/.test(code.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error(`build: ${file.path} still has an import() a cached script cannot run`);
   writeFileSync(file.path, `${code}//# sourceMappingURL=${basename(file.path)}.map\n`);

@@ -16,14 +16,25 @@ type ChunkFunction = (
   __dirname: string,
   __rigImport: (specifier: string) => Promise<unknown>,
   __rigImportMetaUrl: string,
+  __rigBuiltin: (specifier: string) => object,
 ) => void;
 
 // On the chunk's first line, so line numbers in stack traces are the file's own.
-const WRAPPER_START = '(function (exports, require, module, __filename, __dirname, __rigImport, __rigImportMetaUrl) {';
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname, __rigImport, __rigImportMetaUrl, __rigBuiltin) {';
 const WRAPPER_END = '\n})';
 
 export class ChunkLoader {
   private readonly modules = new Map<string, { exports: unknown }>();
+  private readonly namespaces = new Map<string, object>();
+  /** A built-in module's namespace as an ES import sees it, one for every chunk (scripts/build.mjs). */
+  private readonly builtin = (specifier: string): object => {
+    let namespace = this.namespaces.get(specifier);
+    if (!namespace) {
+      namespace = builtinNamespace(this.requireFromDist()(specifier) as object);
+      this.namespaces.set(specifier, namespace);
+    }
+    return namespace;
+  };
   private readonly compiled: CompiledChunk[] = [];
   private sharedRequire: NodeJS.Require | undefined;
   // Chunk names are URL-safe ([A-Za-z0-9_-] and ".js"): one pathToFileURL() (~0.1 ms each) serves all.
@@ -52,7 +63,7 @@ export class ChunkLoader {
     // Registered before it runs: chunks that require each other in a cycle get the partial exports, as in CommonJS.
     this.modules.set(name, module);
     const run = script.runInThisContext() as ChunkFunction;
-    run.call(module.exports, module.exports, this.requireFromDist(), module, filename, this.dist, this.importModule, this.distUrl + name);
+    run.call(module.exports, module.exports, this.requireFromDist(), module, filename, this.dist, this.importModule, this.distUrl + name, this.builtin);
     return module.exports;
   }
 
@@ -78,4 +89,19 @@ export class ChunkLoader {
     this.sharedRequire = chunkRequire;
     return chunkRequire;
   }
+}
+
+/**
+ * What esbuild's __toESM makes of a CommonJS module in an ES import: an object with `default` the
+ * module and, for each of its own properties, an accessor reading the module's current value.
+ */
+export function builtinNamespace(mod: object): object {
+  const namespace = Object.create(Object.getPrototypeOf(mod) as object | null) as Record<string, unknown>;
+  Object.defineProperty(namespace, 'default', { value: mod, enumerable: true });
+  for (const key of Object.getOwnPropertyNames(mod)) {
+    if (key === 'default') continue;
+    const descriptor = Object.getOwnPropertyDescriptor(mod, key);
+    Object.defineProperty(namespace, key, { get: () => (mod as Record<string, unknown>)[key], enumerable: descriptor?.enumerable !== false });
+  }
+  return namespace;
 }
