@@ -2,7 +2,7 @@
 // must load exactly as zod's parse would.
 import fc from 'fast-check';
 import { parse as parseToml } from 'smol-toml';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { fastAcceptsLayer, schemaAccepts } from '../../src/config/fast-check.js';
 import { LAYER_JSON_SCHEMA } from '../../src/config/layer-schema.generated.js';
 import { applyDefaults } from '../../src/config/resolve.js';
@@ -90,6 +90,23 @@ const layerArbitrary = fc
 describe('config layer fast check', () => {
   test('the shipped JSON schema equals the zod source rendered (key order included)', () => {
     expect(JSON.stringify(LAYER_JSON_SCHEMA), STALE).toBe(JSON.stringify(renderLayerJsonSchema()));
+  });
+
+  test("a large key's schema is built when first read, and is then the rendered one", async () => {
+    vi.resetModules();
+    const { LAYER_JSON_SCHEMA: fresh } = await import('../../src/config/layer-schema.generated.js');
+    const properties = fresh['properties'] as Record<string, unknown>;
+    const rendered = renderLayerJsonSchema()['properties'] as Record<string, unknown>;
+    const lazy = Object.keys(properties).filter((key) => Object.getOwnPropertyDescriptor(properties, key)!.get !== undefined);
+    expect(lazy).toEqual(expect.arrayContaining(['profiles', 'hooks', 'mcp_servers']));
+    for (const key of lazy) {
+      const first = properties[key];
+      expect(first).toEqual(rendered[key]);
+      // Settled into a plain property: the same object from then on.
+      expect(Object.getOwnPropertyDescriptor(properties, key)).toMatchObject({ value: first, enumerable: true });
+      expect(properties[key]).toBe(first);
+    }
+    expect(Object.keys(properties)).toEqual(Object.keys(rendered));
   });
 
   test('the rendering refuses zod features JSON Schema cannot express exactly', () => {
