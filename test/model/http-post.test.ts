@@ -116,6 +116,22 @@ describe('the model POST over node:http', () => {
     await connectionClosed;
   });
 
+  it('an abort before the answer, or before the request, refuses it as fetch would', async () => {
+    let requests = 0;
+    const url = await serve((req) => {
+      requests++;
+      req.resume();
+    });
+    const waiting = new AbortController();
+    const pending = httpPost(url, { headers: {}, body: '{}', signal: waiting.signal });
+    await until(() => requests === 1);
+    waiting.abort(new Error('interrupted'));
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError', code: 'ABORT_ERR', cause: { message: 'interrupted' } });
+    const before = new AbortController();
+    before.abort();
+    await expect(httpPost(url, { headers: {}, body: '{}', signal: before.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('reuses one connection for the requests of a turn', async () => {
     let connections = 0;
     const url = await serve((req, res) => {

@@ -5,7 +5,7 @@
 // on every `rig exec`'s time to first token. node:http is already part of the running process.
 // Like fetch in Node 20, this ignores proxy variables and speaks HTTP/1.1 with keep-alive.
 import { channel } from 'node:diagnostics_channel';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { JsonChunks } from './json-chunks.js';
 import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent.js';
@@ -48,8 +48,9 @@ export const httpPost: HttpPost = async (url, init) => {
   const byteLength = typeof init.body === 'string' ? Buffer.byteLength(init.body, 'utf8') : init.body.byteLength;
   const headers: Record<string, string> = { accept: '*/*', ...init.headers, 'content-length': String(byteLength) };
   const message = await new Promise<IncomingMessage>((resolve, reject) => {
-    const request = client.request(target, { method: 'POST', headers, ...(init.signal ? { signal: init.signal } : {}) }, resolve);
+    const request = client.request(target, { method: 'POST', headers }, resolve);
     request.once('error', reject);
+    if (init.signal) abortOnSignal(request, init.signal);
     request.once('finish', () => {
       if (requestSent.hasSubscribers) requestSent.publish(url);
     });
@@ -72,6 +73,23 @@ export const httpPost: HttpPost = async (url, init) => {
     },
   };
 };
+
+/**
+ * Ends the request (and its answer) when `signal` aborts, as http.request's `signal` option does,
+ * with the same kind of error. The option goes through Node's stream abort helpers, which load
+ * and compile on a process's first request: ~1 ms on the way to every `rig exec`'s first request.
+ */
+function abortOnSignal(request: ClientRequest, signal: AbortSignal): void {
+  const abort = (): void => {
+    request.destroy(Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' }));
+  };
+  if (signal.aborted) {
+    abort();
+    return;
+  }
+  signal.addEventListener('abort', abort, { once: true });
+  request.once('close', () => signal.removeEventListener('abort', abort));
+}
 
 function headerLookup(headers: IncomingHttpHeaders): HeaderLookup {
   return {
