@@ -6,7 +6,6 @@
 // checkpoint (nothing when no file changed).
 import fs from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import {
   applyRestore,
   CheckpointStore,

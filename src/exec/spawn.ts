@@ -2,7 +2,6 @@
 // its own process group so a timeout or an interrupt takes down everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { HeadTailBuffer, DEFAULT_OUTPUT_MAX_BYTES } from './head-tail-buffer.js';
 import {
   OutputFanout,

@@ -2,7 +2,6 @@
 // then becomes a session the model polls or types into with write_stdin. One manager per thread:
 // sessions never leak between threads.
 import { resolve as resolvePath } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { mapExitCode, type ArgvWrapper, type LiveProcess } from './live-process.js';
 import type { ProcessScope } from './process-groups.js';

@@ -1,6 +1,7 @@
 // The built CLI's way to its first model request loads none of node:crypto (OpenSSL's start-up),
-// node:worker_threads and Node's file-stream modules (fs.promises, with the stream and readline
-// modules it needs), and runs no ES module: the bundle loads crypto on first use (scripts/build.mjs),
+// node:worker_threads, node:perf_hooks and Node's file-stream modules (fs.promises, with the stream
+// and readline modules it needs), and runs no ES module: the bundle loads crypto on first use (scripts/build.mjs),
+// timings use the global `performance`, which loads perf_hooks when first read,
 // the search worker's module only when a search needs it, stdin is looked at with isatty() and rules
 // files are read synchronously, and the entry chain is CommonJS (on Node 20 an ES module starts the
 // ESM loader; Node 24 has it loaded in every process). Runs the BUILT CLI (npm run build first) with
@@ -22,6 +23,7 @@ const note = (when) => appendFileSync(log, JSON.stringify({
   when,
   crypto: loadedSince('NativeModule crypto'),
   workerThreads: loadedSince('NativeModule worker_threads'),
+  perfHooks: loadedSince('NativeModule perf_hooks'),
   fileStreams: loadedSince('NativeModule internal/fs/promises'),
   esModuleRun: loadedSince('NativeModule internal/modules/esm/module_job'),
 }) + '\\n');
@@ -37,6 +39,7 @@ interface Note {
   when: 'first-request' | 'exit';
   crypto: boolean;
   workerThreads: boolean;
+  perfHooks: boolean;
   fileStreams: boolean;
   esModuleRun: boolean;
 }
@@ -50,7 +53,7 @@ afterAll(async () => {
 });
 
 describe('built-ins on the way to the first request', () => {
-  it('none of crypto, worker_threads and the file streams is loaded before it, no ES module has run, and crypto works after', async () => {
+  it('none of crypto, worker_threads, perf_hooks and the file streams is loaded before it, no ES module has run, and crypto works after', async () => {
     const dir = tempDir('rig-builtins-');
     const preload = join(dir, 'preload.cjs');
     const log = join(dir, 'notes.jsonl');
@@ -71,7 +74,7 @@ describe('built-ins on the way to the first request', () => {
       });
       expect(run.code, run.stderr).toBe(0);
       const notes = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Note);
-      expect(notes.find((entry) => entry.when === 'first-request')).toEqual({ when: 'first-request', crypto: false, workerThreads: false, fileStreams: false, esModuleRun: false });
+      expect(notes.find((entry) => entry.when === 'first-request')).toEqual({ when: 'first-request', crypto: false, workerThreads: false, perfHooks: false, fileStreams: false, esModuleRun: false });
       expect(JSON.stringify(mock.requests[before + 1]?.body)).toContain('Success. Updated the following files:');
       expect(readFileSync(join(repo, 'made.txt'), 'utf8')).toBe('made by the patch\n');
       expect(notes.find((entry) => entry.when === 'exit')?.crypto).toBe(true);

@@ -1,7 +1,6 @@
 // apply_patch: the freeform tool current Codex models call, its JSON-function form for wires and
 // models without custom tools, and the interception of `apply_patch <<'EOF'` run through a shell
 // tool. All three verify the whole patch first, then go through the one file-change engine.
-import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { preparePatch } from '../../patch/apply.js';
 import { readTextFile as readDiskText, type ReadFileFn } from '../../patch/compute.js';

@@ -1,7 +1,6 @@
 // The command runtime: any harness's shell tool, one-shot (runProcess) or a unified-exec session
 // the model keeps polling. It owns the command_execution item: started once, completed once per
 // attempt (an unsandboxed rerun is an item of its own).
-import { performance } from 'node:perf_hooks';
 import type { ClientTerminals, CommandExecutionItem } from '../../protocol/index.js';
 import { runProcess } from '../../exec/spawn.js';
 import { buildShellArgv, detectUserShell, shellFromPath } from '../../exec/shell.js';
