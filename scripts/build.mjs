@@ -91,9 +91,6 @@ const split = await build({
   write: false,
 });
 
-// Each ES chunk becomes CommonJS: imports of other chunks turn into require() calls the loader
-// answers, `import()` of a chunk or a builtin into a require() in a promise, import.meta.url into
-// the chunk's own URL (the loader passes it).
 // esbuild's CommonJS helpers copy objects. `__toESM(require("node:fs"))` builds a new namespace
 // with an accessor for each of the module's ~100 exports at every import site (~110 sites of
 // node:fs, node:path and node:os run before the first model request), and `__toCommonJS` copies
@@ -113,6 +110,9 @@ function shareNamespaces(code, path) {
   return shared;
 }
 
+// Each ES chunk becomes CommonJS: imports of other chunks turn into require() calls the loader
+// answers, `import()` of a chunk or a builtin into a require() in a promise, import.meta.url into
+// the chunk's own URL (the loader passes it).
 const chunks = [];
 for (const file of split.outputFiles) {
   const markedImports = file.text.split(`import("${IMPORT_MARK}`).length - 1;
