@@ -127,43 +127,48 @@ export async function startMockProvider(options: { port?: number } = {}): Promis
         sendJson(res, 400, errorBody(wire, 400, `mock provider has no scripted turn left (request #${n})`));
         return;
       }
-      if (turn.noHeaders) return; // the socket stays open until the client gives up or close()
-      if (turn.closeBeforeHeaders) {
-        res.socket?.destroy();
-        return;
-      }
-      if (turn.status !== undefined && turn.status !== 200) {
-        const headers = { ...(turn.contentType ? { 'content-type': turn.contentType } : {}), ...turn.headers };
-        sendJson(res, turn.status, turn.body ?? errorBody(wire, turn.status, turn.message ?? 'mock error'), headers);
-        return;
-      }
-      if (turn.json200 !== undefined) {
-        sendJson(res, 200, turn.json200, turn.headers);
-        return;
-      }
-      const model = typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'mock-model';
-      const ctx = { n, model };
-      let frames = wire === 'responses' ? renderResponses(turn, ctx) : wire === 'chat' ? renderChat(turn, ctx) : renderMessages(turn, ctx);
-      if (turn.onlyDone) frames = ['data: [DONE]\n\n'];
-      if (turn.garbageEvents !== undefined) frames = Array.from({ length: turn.garbageEvents }, () => 'data: {not json\n\n');
-      if (turn.malformedJson) frames = [wire === 'chat' ? 'data: {not json\n\n' : 'event: mystery\ndata: {not json\n\n', ...frames];
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        ...turn.headers,
-      });
-      const limit = turn.cutAfterEvents ?? turn.idleAfterEvents;
-      for (const frame of limit === undefined ? frames : frames.slice(0, limit)) res.write(frame);
-      if (turn.cutAfterEvents !== undefined) {
-        // Let the written events reach the client, then drop the connection mid-stream.
-        res.socket?.end(() => res.socket?.destroy());
-        return;
-      }
-      if (turn.idleAfterEvents !== undefined) return; // stays open until the client gives up or close()
-      res.end();
+      if (turn.delayMs) setTimeout(() => answer(turn, wire, n, body, res), turn.delayMs);
+      else answer(turn, wire, n, body, res);
     });
   });
+
+  function answer(turn: MockTurn, wire: MockWire, n: number, body: unknown, res: http.ServerResponse): void {
+    if (turn.noHeaders) return; // the socket stays open until the client gives up or close()
+    if (turn.closeBeforeHeaders) {
+      res.socket?.destroy();
+      return;
+    }
+    if (turn.status !== undefined && turn.status !== 200) {
+      const headers = { ...(turn.contentType ? { 'content-type': turn.contentType } : {}), ...turn.headers };
+      sendJson(res, turn.status, turn.body ?? errorBody(wire, turn.status, turn.message ?? 'mock error'), headers);
+      return;
+    }
+    if (turn.json200 !== undefined) {
+      sendJson(res, 200, turn.json200, turn.headers);
+      return;
+    }
+    const model = typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'mock-model';
+    const ctx = { n, model };
+    let frames = wire === 'responses' ? renderResponses(turn, ctx) : wire === 'chat' ? renderChat(turn, ctx) : renderMessages(turn, ctx);
+    if (turn.onlyDone) frames = ['data: [DONE]\n\n'];
+    if (turn.garbageEvents !== undefined) frames = Array.from({ length: turn.garbageEvents }, () => 'data: {not json\n\n');
+    if (turn.malformedJson) frames = [wire === 'chat' ? 'data: {not json\n\n' : 'event: mystery\ndata: {not json\n\n', ...frames];
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      ...turn.headers,
+    });
+    const limit = turn.cutAfterEvents ?? turn.idleAfterEvents;
+    for (const frame of limit === undefined ? frames : frames.slice(0, limit)) res.write(frame);
+    if (turn.cutAfterEvents !== undefined) {
+      // Let the written events reach the client, then drop the connection mid-stream.
+      res.socket?.end(() => res.socket?.destroy());
+      return;
+    }
+    if (turn.idleAfterEvents !== undefined) return; // stays open until the client gives up or close()
+    res.end();
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -53,6 +53,19 @@ describe('mock provider', () => {
     ]);
   });
 
+  it('answers a turn with delayMs that much later, as a model thinking', async () => {
+    mock.enqueue({ text: 'slow', delayMs: 120 }, { text: 'fast' });
+    const slowStart = performance.now();
+    const slow = await (await post('/responses', { model: 'm' })).text();
+    const slowMs = performance.now() - slowStart;
+    const fastStart = performance.now();
+    await (await post('/responses', { model: 'm' })).text();
+    const fastMs = performance.now() - fastStart;
+    expect(slow).toContain('"delta":"slow"');
+    expect(slowMs).toBeGreaterThanOrEqual(115);
+    expect(fastMs).toBeLessThan(slowMs);
+  });
+
   it('records requests and says clearly when the script ran out', async () => {
     const before = mock.requests.length;
     const response = await post('/responses?x=1', { model: 'm', input: [] });

@@ -79,6 +79,8 @@ export interface MockTurn {
   garbageEvents?: number;
   /** A 200 `application/json` answer with this body instead of a stream (a server ignoring stream: true). */
   json200?: unknown;
+  /** Wait this long before answering: a model's time to first token (the bench's sessions with a think time). */
+  delayMs?: number;
   /** Accept the request and never send response headers. */
   noHeaders?: boolean;
   /** Read the request, then close the connection without a response. */
