@@ -1,7 +1,10 @@
 // Harness overhead per tool round-trip: a 20-step `rig exec` session against the mock versus a
 // 1-step one, (T20 - T1) / 19, minus what the tool itself costs. Also the session's peak RSS and
 // the bytes it leaves on disk per conversation item. Commands run with danger-full-access so the
-// sandbox (benched separately) is not counted here.
+// sandbox (benched separately) is not counted here, except in the sandboxed `true` sessions: the
+// same commands back to back under workspace-write, each in a sandbox started ahead of it, with the
+// mock answering at once and with it taking THINK_MS per answer as a model would (a sandbox for
+// the next command is started while rig waits on the model: with no wait, the start shows).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,13 +17,19 @@ import { assertExit, median, medianOf, repeat, timeProcess, type ProcessRun } fr
 import type { Metric } from './report.js';
 import type { BenchEnv } from './workspace.js';
 
-export type StepTool = 'update_plan' | 'exec_true';
+export type StepTool = 'update_plan' | 'exec_true' | 'exec_true_sandboxed' | 'exec_true_sandboxed_think';
+
+/** The mock's time to first token in the `_think` session: short beside a real model's. */
+const THINK_MS = 20;
+const thinkMs = (tool: StepTool): number => (tool === 'exec_true_sandboxed_think' ? THINK_MS : 0);
+const sandboxed = (tool: StepTool): boolean => tool === 'exec_true_sandboxed' || tool === 'exec_true_sandboxed_think';
 
 function toolTurn(tool: StepTool, step: number): MockTurn {
+  const delay = thinkMs(tool) ? { delayMs: thinkMs(tool) } : {};
   if (tool === 'update_plan') {
     return { toolCalls: [{ name: 'update_plan', arguments: { plan: [{ step: `step ${step}`, status: 'in_progress' }] } }] };
   }
-  return { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'true' } }] };
+  return { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'true' } }], ...delay };
 }
 
 interface SessionRun extends ProcessRun {
@@ -30,9 +39,9 @@ interface SessionRun extends ProcessRun {
 async function runSession(env: BenchEnv, mock: MockProvider, steps: number, tool: StepTool): Promise<SessionRun> {
   const home = env.mockHome(mock.url);
   const before = mock.requests.length;
-  mock.enqueue(...Array.from({ length: steps }, (_, i) => toolTurn(tool, i + 1)), { text: 'done' });
+  mock.enqueue(...Array.from({ length: steps }, (_, i) => toolTurn(tool, i + 1)), { text: 'done', ...(thinkMs(tool) ? { delayMs: thinkMs(tool) } : {}) });
   const run = await timeProcess(
-    [process.execPath, env.rigBin, 'exec', '--sandbox', 'danger-full-access', '--color', 'never', `take ${steps} steps`],
+    [process.execPath, env.rigBin, 'exec', '--sandbox', sandboxed(tool) ? 'workspace-write' : 'danger-full-access', '--color', 'never', `take ${steps} steps`],
     { cwd: env.repo, env: env.childEnv(home) },
   );
   assertExit(run, `rig exec (${steps}-step ${tool} session)`);
@@ -104,7 +113,7 @@ export async function benchSteps(env: BenchEnv, runs: number, steps = 20): Promi
   const metrics: Metric[] = [];
   const oneStep: Partial<Record<StepTool, number>> = {};
   try {
-    for (const tool of ['update_plan', 'exec_true'] as const) {
+    for (const tool of ['update_plan', 'exec_true', 'exec_true_sandboxed', 'exec_true_sandboxed_think'] as const) {
       await runSession(env, mock, 1, tool); // warm-up
       const short: SessionRun[] = [];
       const long: SessionRun[] = [];
@@ -117,7 +126,20 @@ export async function benchSteps(env: BenchEnv, runs: number, steps = 20): Promi
       const tn = medianOf(long.map((run) => run.wallMs));
       const toolMs = await bareToolMs(tool, runs, env);
       oneStep[tool] = t1 - toolMs;
-      const perStep = (tn - t1) / (steps - 1) - toolMs;
+      const perStep = (tn - t1) / (steps - 1) - toolMs - thinkMs(tool);
+      const note = `T1 ${t1.toFixed(0)} ms, T${steps} ${tn.toFixed(0)} ms${toolMs ? `, tool alone ${toolMs.toFixed(1)} ms` : ''}`;
+      if (sandboxed(tool)) {
+        // The sandbox's cost is in it: see the sandbox section for bubblewrap's own.
+        const think = thinkMs(tool);
+        metrics.push({
+          key: `steps.${tool}.overhead_ms`,
+          label: `overhead per tool step, exec_command \`true\` sandboxed, back to back, ${think ? `model answering in ${think} ms` : 'instant model'}`,
+          value: perStep,
+          unit: 'ms',
+          note: `${note}${think ? `, minus ${think} ms a step of the model's` : ''}; workspace-write`,
+        });
+        continue;
+      }
       const what = tool === 'update_plan' ? 'update_plan (no process)' : 'exec_command `true`';
       metrics.push({
         key: `steps.${tool}.overhead_ms`,
@@ -126,7 +148,7 @@ export async function benchSteps(env: BenchEnv, runs: number, steps = 20): Promi
         unit: 'ms',
         target: 5,
         reference: 'Codex ~63 ms; pi ~13 ms',
-        note: `T1 ${t1.toFixed(0)} ms, T${steps} ${tn.toFixed(0)} ms${toolMs ? `, tool alone ${toolMs.toFixed(1)} ms` : ''}`,
+        note,
       });
       if (tool === 'update_plan') {
         metrics.push({ key: `steps.session${steps}.wall_ms`, label: `${steps}-step session wall time`, value: tn, unit: 'ms' });
