@@ -11,6 +11,7 @@ import { autoCompactLimit } from '../context/index.js';
 import { detectUserShell } from '../exec/shell.js';
 import { ProcessScope } from '../exec/process-groups.js';
 import { prewarmSandbox } from '../exec/sandbox/index.js';
+import { refillSandboxesWhileWaiting } from './sandbox-refill.js';
 import { UnifiedExecManager } from '../exec/unified-exec.js';
 import { ApprovalCache, ExecPolicy } from '../policy/index.js';
 import { createOrchestrator } from '../tools/orchestrator/index.js';
@@ -268,6 +269,7 @@ export async function buildRuntime(context: RuntimeContext, settings: ThreadSett
     compact: (target) => compactWithHooks(target, 'manual'),
     ...(safety.yolo ? {} : { warmUp: () => prewarmSandbox(safety.sandbox.mode) }),
   };
+  if (!safety.yolo) refillSandboxesWhileWaiting();
   const notices = webSearch.unavailable
     ? [`web search is off for this thread: ${webSearch.unavailable}`]
     : webSearch.mode !== 'disabled' && !webSearch.backend && !sideSearch && !harness.hostedWebSearch

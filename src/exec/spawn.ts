@@ -13,10 +13,12 @@ import {
 } from './live-process.js';
 import { processWideScope, terminateProcessGroup } from './process-groups.js';
 import { startPtyProcess } from './pty.js';
-import { prepareWarmSandbox, takeWarmSandbox } from './warm-sandbox.js';
+import { fillWarmSandbox, takeWarmSandbox, wantWarmSandbox } from './warm-sandbox.js';
 
 /** After a kill (or exit), output pipes are drained for at most this long. */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 2_000;
+/** A sandboxed command still running after this long gets the next commands' sandboxes started anyway. */
+const REFILL_WHILE_RUNNING_MS = 100;
 /** SIGTERM → SIGKILL grace. */
 export const DEFAULT_KILL_GRACE_MS = 250;
 /** Live output callbacks per call, so a chatty command cannot flood the event stream. */
@@ -145,8 +147,11 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
       detached: true,
       stdio: [stdinMode, 'pipe', 'pipe', ...descriptors],
     });
-  if (preparable) prepareWarmSandbox(preparable);
+  // The copies for the next commands start once this one has finished (warm-sandbox.ts says why),
+  // or once it has run for a while: a server left running must not leave the next ones without.
+  const refill = preparable ? setTimeout(() => fillWarmSandbox(preparable), REFILL_WHILE_RUNNING_MS).unref() : undefined;
   if (child.pid === undefined) {
+    clearTimeout(refill);
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));
     cleanup();
     throw describeSpawnError(err, program, options.cwd);
@@ -187,6 +192,10 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     scope.forgetIfEmpty(pid);
     cleanup();
     resolveDone(exitStatus);
+    if (refill) {
+      clearTimeout(refill);
+      wantWarmSandbox(preparable!);
+    }
   };
   child.once('exit', (code, signal) => {
     exitStatus = { code, signal };

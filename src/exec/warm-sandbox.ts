@@ -1,10 +1,22 @@
 // Sandboxes started ahead of the command they will run. Starting bubblewrap (namespaces, a few
-// dozen mounts, the seccomp filter) costs ~6-7 ms here, more than the short commands models run
-// most (`cat`, `ls`, `git status`). After a sandboxed command starts, the process layer starts
-// one more copy of the same sandbox whose program is a small bash launcher that waits on fd 4.
-// The next command whose sandbox would be the same (same key: every set-up argument and the
-// filter file) is written to that pipe as a script: change directory, set the environment,
-// `exec` the command. The command then starts at the cost of one exec.
+// dozen mounts, the seccomp filter) costs ~6-8 ms here, more than the short commands models run
+// most (`cat`, `ls`, `git status`). Two copies of each sandbox wait for the next commands, each a
+// small bash launcher that waits on fd 4. The next command whose sandbox would be the same (same
+// key: every set-up argument and the filter file) is written to the oldest copy's pipe as a
+// script: change directory, set the environment, `exec` the command. The command then starts at
+// the cost of one exec.
+//
+// When they start: once a sandboxed command has finished, its sandbox is wanted
+// (wantWarmSandbox), and the copies start when rig's next model request has gone out (core wires
+// startWantedWarmSandboxes to that moment), or REFILL_FALLBACK_MS later if none does; a command
+// still running after a while gets them started then (fillWarmSandbox). Starting a copy forks rig,
+// blocking its main thread for ~1-1.5 ms, and bubblewrap's set-up competes with the command for
+// the cores: started beside the command, as they were first, they slowed it and delayed noticing
+// its end. Measured back to back with the mock answering in 20 ms (`npm run bench`, steps): a
+// sandboxed `true` step 8.9 -> 6.9-7.5 ms over the command run bare. With a mock that answers at
+// once there is no waiting to hide the start in, and the step costs the same as before (~10-12 ms).
+// Two copies, because a copy takes longer to start than a quick command and its step: a command
+// that follows another at once (`cat` after `ls`) finds the second one ready.
 //
 // What the command sees is what it would see in a sandbox started for it: the same mounts,
 // namespaces and filter; the same argv, working directory and environment (bash's own exported
@@ -27,8 +39,12 @@ import { signalProcessGroup } from './process-groups.js';
 
 /** How long an unused copy waits before it is dropped. */
 const WARM_IDLE_MS = 120_000;
-/** Copies kept at once (one per key): a session mostly runs commands of one sandbox. */
-const MAX_WARM = 2;
+/** A finished command's sandbox is topped up this long after at the latest, when no model request went out first. */
+const REFILL_FALLBACK_MS = 20;
+/** Copies kept waiting per key. */
+const COPIES_PER_KEY = 2;
+/** Keys kept at once: a session mostly runs commands of one sandbox, sometimes of two (an escalated one). */
+const MAX_KEYS = 2;
 /** The script is one exec's arguments and environment: above this, exec could fail where a fresh spawn would too, differently. */
 const MAX_SCRIPT_BYTES = 96 * 1024;
 /** The descriptor the launcher reads its script from. */
@@ -73,7 +89,13 @@ export interface WarmSandboxStats {
   lastMiss?: string;
 }
 
-const waiting = new Map<string, WarmCopy>();
+/** By key, oldest first. */
+const waiting = new Map<string, WarmCopy[]>();
+/** Keys whose copies are being started, one per turn of the event loop. */
+const filling = new Set<string>();
+/** Keys whose copies are to be topped up when rig next waits on a model. */
+const wanted = new Map<string, PreparedWrapper>();
+let fallback: NodeJS.Timeout | undefined;
 const stats: WarmSandboxStats = { started: 0, used: 0, discarded: 0 };
 let exitHookInstalled = false;
 
@@ -99,20 +121,19 @@ export interface WarmCommand {
  */
 export function takeWarmSandbox(prepared: PreparedWrapper, command: WarmCommand): ChildProcess | undefined {
   if (!warmSandboxEnabled()) return miss('turned off (RIG_WARM_SANDBOX=0)');
-  const copy = waiting.get(prepared.key);
-  if (!copy) return miss('no copy of this sandbox was waiting');
+  if (waitingFor(prepared.key) === 0) return miss('no copy of this sandbox was waiting');
   const script = launchScript(command);
   if (typeof script !== 'string') return miss(script.reason);
-  waiting.delete(prepared.key);
-  clearTimeout(copy.idleTimer);
-  if (copy.child.exitCode !== null || copy.child.signalCode !== null) {
+  let copy: WarmCopy | undefined;
+  let reason = '';
+  while ((copy = takeOldest(prepared.key))) {
+    clearTimeout(copy.idleTimer);
+    if (copy.child.exitCode !== null || copy.child.signalCode !== null) reason = 'the waiting copy had exited';
+    else if (!sameFiles(copy)) reason = 'a path the waiting copy bound was replaced since it started';
+    else break;
     discard(copy);
-    return miss('the waiting copy had exited');
   }
-  if (!sameFiles(copy)) {
-    discard(copy);
-    return miss('a path the waiting copy bound was replaced since it started');
-  }
+  if (!copy) return miss(reason);
   const child = copy.child;
   child.removeListener('exit', copy.onExit);
   const input = child.stdio[SCRIPT_FD] as Writable;
@@ -127,21 +148,69 @@ export function takeWarmSandbox(prepared: PreparedWrapper, command: WarmCommand)
   return child;
 }
 
-/** Start a copy of `prepared` for the next command, after the current turn of the event loop. */
-export function prepareWarmSandbox(prepared: PreparedWrapper): void {
-  if (!warmSandboxEnabled() || waiting.has(prepared.key)) return;
-  setImmediate(() => startCopy(prepared));
+function takeOldest(key: string): WarmCopy | undefined {
+  const copies = waiting.get(key);
+  const copy = copies?.shift();
+  if (copies?.length === 0) waiting.delete(key);
+  return copy;
 }
 
-/** Start a copy now (tests, and the scheduled refill). No-op when one is waiting already. */
-export function startCopy(prepared: PreparedWrapper): void {
-  if (!warmSandboxEnabled() || waiting.has(prepared.key)) return;
-  if (!launcherPresent()) return;
+/** Removes `copy` from the waiting ones; false when it was not waiting. */
+function forget(copy: WarmCopy): boolean {
+  const copies = waiting.get(copy.key);
+  const at = copies?.indexOf(copy) ?? -1;
+  if (at < 0) return false;
+  copies!.splice(at, 1);
+  if (copies!.length === 0) waiting.delete(copy.key);
+  return true;
+}
+
+const waitingFor = (key: string): number => waiting.get(key)?.length ?? 0;
+
+/**
+ * Asks for `prepared`'s copies to be topped up once rig next waits on a model (a command has just
+ * finished; see startWantedWarmSandboxes), or after REFILL_FALLBACK_MS if no model request comes.
+ */
+export function wantWarmSandbox(prepared: PreparedWrapper): void {
+  if (!warmSandboxEnabled() || filling.has(prepared.key) || waitingFor(prepared.key) >= COPIES_PER_KEY) return;
+  wanted.set(prepared.key, prepared);
+  fallback ??= setTimeout(startWantedWarmSandboxes, REFILL_FALLBACK_MS).unref();
+}
+
+/**
+ * Starts the copies asked for: called when a model request has gone out, the moment of a turn
+ * when the main thread has nothing to do (each start blocks it for a fork) and the command that
+ * will use the copy is a model answer away.
+ */
+export function startWantedWarmSandboxes(): void {
+  clearTimeout(fallback);
+  fallback = undefined;
+  const prepared = [...wanted.values()];
+  wanted.clear();
+  for (const each of prepared) fillWarmSandbox(each);
+}
+
+/** Tops up `prepared`'s copies now: one started at once, the next ones a turn of the event loop apart. */
+export function fillWarmSandbox(prepared: PreparedWrapper): void {
+  wanted.delete(prepared.key);
+  if (!warmSandboxEnabled() || filling.has(prepared.key)) return;
+  filling.add(prepared.key);
+  const fill = (): void => {
+    if (startCopy(prepared) && waitingFor(prepared.key) < COPIES_PER_KEY) setImmediate(fill);
+    else filling.delete(prepared.key);
+  };
+  fill();
+}
+
+/** Starts a copy now (tests, and the refill); true when one started. No-op when the key has its copies. */
+export function startCopy(prepared: PreparedWrapper): boolean {
+  if (!warmSandboxEnabled() || waitingFor(prepared.key) >= COPIES_PER_KEY) return false;
+  if (!launcherPresent()) return false;
   let descriptors: number[];
   try {
     descriptors = prepared.openDescriptors();
   } catch {
-    return; // The command path reports an unusable filter; a copy just is not started.
+    return false; // The command path reports an unusable filter; a copy just is not started.
   }
   const identities = prepared.boundPaths.map(identity);
   const argv = prepared.around([LAUNCHER_SHELL, '-c', LAUNCHER]);
@@ -154,12 +223,12 @@ export function startCopy(prepared: PreparedWrapper): void {
       stdio: ['ignore', 'pipe', 'pipe', descriptors[0] ?? 'ignore', 'pipe'],
     });
   } catch {
-    return;
+    return false;
   } finally {
     for (const fd of descriptors) closeSync(fd);
   }
   child.on('error', () => {});
-  if (child.pid === undefined) return;
+  if (child.pid === undefined) return false;
   stats.started++;
   installExitHook();
   child.unref();
@@ -172,38 +241,49 @@ export function startCopy(prepared: PreparedWrapper): void {
     identities,
     boundPaths: prepared.boundPaths,
     idleTimer: setTimeout(() => {
-      if (waiting.get(copy.key) === copy) waiting.delete(copy.key);
-      discard(copy);
+      if (forget(copy)) discard(copy);
     }, WARM_IDLE_MS).unref(),
     onExit: () => {
-      if (waiting.get(copy.key) !== copy) return;
-      waiting.delete(copy.key);
+      if (!forget(copy)) return;
       clearTimeout(copy.idleTimer);
       stats.discarded++;
     },
   };
   child.once('exit', copy.onExit);
-  for (const [key, other] of waiting) {
-    if (waiting.size < MAX_WARM) break;
-    waiting.delete(key);
-    clearTimeout(other.idleTimer);
-    discard(other);
+  const copies = waiting.get(copy.key);
+  if (copies) {
+    copies.push(copy);
+    return true;
   }
-  waiting.set(copy.key, copy);
+  // A new key pushes out the one whose copies were started longest ago (Map order).
+  for (const [key, others] of waiting) {
+    if (waiting.size < MAX_KEYS) break;
+    waiting.delete(key);
+    for (const other of others) {
+      clearTimeout(other.idleTimer);
+      discard(other);
+    }
+  }
+  waiting.set(copy.key, [copy]);
+  return true;
 }
 
 /** Kill every waiting copy (tests; rig's exit does it itself). */
 export function discardWarmSandboxes(): void {
-  for (const copy of waiting.values()) {
+  for (const copy of [...waiting.values()].flat()) {
     clearTimeout(copy.idleTimer);
     discard(copy);
   }
   waiting.clear();
+  filling.clear();
+  wanted.clear();
+  clearTimeout(fallback);
+  fallback = undefined;
 }
 
 /** Pids of the waiting copies (tests: they must be gone after rig exits). */
 export function warmSandboxPids(): number[] {
-  return [...waiting.values()].map((copy) => copy.child.pid!);
+  return [...waiting.values()].flat().map((copy) => copy.child.pid!);
 }
 
 function miss(reason: string): undefined {
@@ -220,7 +300,7 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const copy of waiting.values()) signalProcessGroup(copy.child.pid!, 'SIGKILL');
+    for (const copy of [...waiting.values()].flat()) signalProcessGroup(copy.child.pid!, 'SIGKILL');
   });
 }
 

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess, type RunOptions } from '../../src/exec/spawn.js';
 import { resolveSandboxPolicy, wrapCommand, type SandboxPolicy } from '../../src/exec/sandbox/index.js';
-import { discardWarmSandboxes, launchScript, warmSandboxPids, warmSandboxStats } from '../../src/exec/warm-sandbox.js';
+import { channel } from 'node:diagnostics_channel';
+import { discardWarmSandboxes, launchScript, startWantedWarmSandboxes, warmSandboxPids, warmSandboxStats } from '../../src/exec/warm-sandbox.js';
+import { refillSandboxesWhileWaiting } from '../../src/core/sandbox-refill.js';
+import { MODEL_REQUEST_SENT_CHANNEL } from '../../src/model/transport/request-sent.js';
 import { groupGone, liveGroupMembers } from './helpers.js';
 import { makeScratch, noTmp, type Scratch } from './sandbox/helpers.js';
 
@@ -27,10 +30,15 @@ async function run(script: string, options: { policy?: SandboxPolicy; env?: Reco
   const { policy = ww, env = commandEnv(), program = BASH, cwd = s.ws, ...rest } = options;
   const before = warmSandboxStats().used;
   const result = await runProcess({ argv: [program, '-c', script], cwd, env, wrap: wrapFor(policy), ...rest });
-  // The copy for the next command is started on the next turn of the event loop.
-  await new Promise((resolve) => setImmediate(resolve));
+  // rig starts the copies for the next commands once its next model request has gone out: the
+  // first at once, the second on the next turn of the event loop.
+  startWantedWarmSandboxes();
+  await nextTurn();
   return { ...result, warm: warmSandboxStats().used > before, miss: warmSandboxStats().lastMiss };
 }
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `script` in a fresh sandbox, then twice more: the third run is in the copy the second left. */
 async function coldThenWarm(script: string, options: Parameters<typeof run>[1] = {}) {
@@ -200,6 +208,50 @@ describe('what a copy cannot pass through exactly gets a fresh sandbox', () => {
   it('the script refuses a NUL byte rather than cut the command short', () => {
     expect(launchScript({ argv: [BASH, '-c', 'echo a\0b'], cwd: s.ws, env: {} })).toEqual({ reason: 'an argument holds a NUL byte' });
     expect(launchScript({ argv: [BASH, '-c', 'true'], cwd: path.join(s.ws, 'missing'), env: {} })).toEqual({ reason: 'the working directory is not an existing absolute directory' });
+  });
+});
+
+describe('when copies start', () => {
+  const bare = (script: string) => runProcess({ argv: [BASH, '-c', script], cwd: s.ws, env: commandEnv(), wrap: wrapFor(ww) });
+
+  it('two wait per sandbox, so commands run back to back each find one', async () => {
+    discardWarmSandboxes();
+    await run('true');
+    expect(warmSandboxPids()).toHaveLength(2);
+    const started = warmSandboxStats().started;
+    const [a, b] = await Promise.all([run('echo a'), run('echo b')]);
+    expect([a.warm, b.warm, a.output, b.output]).toEqual([true, true, 'a\n', 'b\n']);
+    await nextTurn();
+    // Topped up to two again, not one more per command taken.
+    expect(warmSandboxPids()).toHaveLength(2);
+    expect(warmSandboxStats().started - started).toBe(2);
+  });
+
+  it('after a command, when the next model request has gone out', async () => {
+    discardWarmSandboxes();
+    refillSandboxesWhileWaiting();
+    await bare('true');
+    expect(warmSandboxPids()).toEqual([]);
+    channel(MODEL_REQUEST_SENT_CHANNEL).publish('http://127.0.0.1/v1/responses');
+    expect(warmSandboxPids()).toHaveLength(1);
+    await nextTurn();
+    expect(warmSandboxPids()).toHaveLength(2);
+  });
+
+  it('shortly after a command all the same when no model request follows', async () => {
+    discardWarmSandboxes();
+    await bare('true');
+    expect(warmSandboxPids()).toEqual([]);
+    await sleep(300);
+    expect(warmSandboxPids()).toHaveLength(2);
+  });
+
+  it('while a command is still running, once it has run a while', async () => {
+    discardWarmSandboxes();
+    const running = bare('sleep 0.6');
+    await sleep(350);
+    expect(warmSandboxPids()).toHaveLength(2);
+    expect((await running).exitCode).toBe(0);
   });
 });
 
