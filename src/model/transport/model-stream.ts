@@ -239,7 +239,6 @@ function explainEarlyEnd(failure: AttemptFailure, seen: StreamObservation, wire:
   return failure;
 }
 
-/** The host of `url` when it lies under the reserved top-level domain `.invalid`. */
 interface UrlFacts {
   url: string;
   display: string;
@@ -255,6 +254,7 @@ function urlFacts(url: string): UrlFacts {
   return lastUrl;
 }
 
+/** The host of `url` when it lies under the reserved top-level domain `.invalid`. */
 function reservedInvalidHost(url: string): string | undefined {
   try {
     const host = new URL(url).hostname;
