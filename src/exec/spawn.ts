@@ -149,7 +149,7 @@ export async function startPipeProcess(options: StartOptions): Promise<LiveProce
     });
   // The copies for the next commands start once this one has finished (warm-sandbox.ts says why),
   // or once it has run for a while: a server left running must not leave the next ones without.
-  const refill = preparable ? setTimeout(() => fillWarmSandbox(preparable), REFILL_WHILE_RUNNING_MS).unref() : undefined;
+  const refill = preparable ? setTimeout(() => fillWarmSandbox(preparable, `a command was still running after ${REFILL_WHILE_RUNNING_MS} ms`), REFILL_WHILE_RUNNING_MS).unref() : undefined;
   if (child.pid === undefined) {
     clearTimeout(refill);
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));

@@ -87,6 +87,8 @@ export interface WarmSandboxStats {
   discarded: number;
   /** Why the last command that could have used a copy did not, if it did not. */
   lastMiss?: string;
+  /** What set off the last top-up of copies (a model request, the fallback, a long command). */
+  lastRefill?: string;
 }
 
 /** By key, oldest first. */
@@ -174,7 +176,7 @@ const waitingFor = (key: string): number => waiting.get(key)?.length ?? 0;
 export function wantWarmSandbox(prepared: PreparedWrapper): void {
   if (!warmSandboxEnabled() || filling.has(prepared.key) || waitingFor(prepared.key) >= COPIES_PER_KEY) return;
   wanted.set(prepared.key, prepared);
-  fallback ??= setTimeout(startWantedWarmSandboxes, REFILL_FALLBACK_MS).unref();
+  fallback ??= setTimeout(() => startWanted(`no model request within ${REFILL_FALLBACK_MS} ms`), REFILL_FALLBACK_MS).unref();
 }
 
 /**
@@ -183,18 +185,23 @@ export function wantWarmSandbox(prepared: PreparedWrapper): void {
  * will use the copy is a model answer away.
  */
 export function startWantedWarmSandboxes(): void {
+  startWanted('a model request went out');
+}
+
+function startWanted(why: string): void {
   clearTimeout(fallback);
   fallback = undefined;
   const prepared = [...wanted.values()];
   wanted.clear();
-  for (const each of prepared) fillWarmSandbox(each);
+  for (const each of prepared) fillWarmSandbox(each, why);
 }
 
-/** Tops up `prepared`'s copies now: one started at once, the next ones a turn of the event loop apart. */
-export function fillWarmSandbox(prepared: PreparedWrapper): void {
+/** Tops up `prepared`'s copies now (`why`, for warmSandboxStats): one at once, the next ones a turn of the event loop apart. */
+export function fillWarmSandbox(prepared: PreparedWrapper, why: string): void {
   wanted.delete(prepared.key);
   if (!warmSandboxEnabled() || filling.has(prepared.key)) return;
   filling.add(prepared.key);
+  stats.lastRefill = why;
   const fill = (): void => {
     if (startCopy(prepared) && waitingFor(prepared.key) < COPIES_PER_KEY) setImmediate(fill);
     else filling.delete(prepared.key);

@@ -38,7 +38,15 @@ async function run(script: string, options: { policy?: SandboxPolicy; env?: Reco
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `condition` holds; fails after `timeoutMs` saying what never happened. */
+async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 /** Runs `script` in a fresh sandbox, then twice more: the third run is in the copy the second left. */
 async function coldThenWarm(script: string, options: Parameters<typeof run>[1] = {}) {
@@ -234,6 +242,7 @@ describe('when copies start', () => {
     expect(warmSandboxPids()).toEqual([]);
     channel(MODEL_REQUEST_SENT_CHANNEL).publish('http://127.0.0.1/v1/responses');
     expect(warmSandboxPids()).toHaveLength(1);
+    expect(warmSandboxStats().lastRefill).toBe('a model request went out');
     await nextTurn();
     expect(warmSandboxPids()).toHaveLength(2);
   });
@@ -242,16 +251,22 @@ describe('when copies start', () => {
     discardWarmSandboxes();
     await bare('true');
     expect(warmSandboxPids()).toEqual([]);
-    await sleep(300);
-    expect(warmSandboxPids()).toHaveLength(2);
+    await until(() => warmSandboxPids().length === 2, 'two copies without a model request');
+    expect(warmSandboxStats().lastRefill).toBe('no model request within 20 ms');
   });
 
   it('while a command is still running, once it has run a while', async () => {
     discardWarmSandboxes();
-    const running = bare('sleep 0.6');
-    await sleep(350);
-    expect(warmSandboxPids()).toHaveLength(2);
-    expect((await running).exitCode).toBe(0);
+    const stop = new AbortController();
+    let finished = false;
+    const running = runProcess({ argv: [BASH, '-c', 'sleep 30'], cwd: s.ws, env: commandEnv(), wrap: wrapFor(ww), signal: stop.signal }).finally(() => {
+      finished = true;
+    });
+    await until(() => warmSandboxPids().length === 2, 'two copies while the command runs');
+    expect(finished).toBe(false);
+    expect(warmSandboxStats().lastRefill).toBe('a command was still running after 100 ms');
+    stop.abort();
+    expect((await running).aborted).toBe(true);
   });
 });
 
