@@ -22,14 +22,15 @@ export type StepTool = 'update_plan' | 'exec_true' | 'exec_true_sandboxed' | 'ex
 /** The mock's time to first token in the `_think` session: short beside a real model's. */
 const THINK_MS = 20;
 const thinkMs = (tool: StepTool): number => (tool === 'exec_true_sandboxed_think' ? THINK_MS : 0);
+/** What each of the session's model answers waits, as a MockTurn field. */
+const thinking = (tool: StepTool): Pick<MockTurn, 'delayMs'> => (thinkMs(tool) ? { delayMs: thinkMs(tool) } : {});
 const sandboxed = (tool: StepTool): boolean => tool === 'exec_true_sandboxed' || tool === 'exec_true_sandboxed_think';
 
 function toolTurn(tool: StepTool, step: number): MockTurn {
-  const delay = thinkMs(tool) ? { delayMs: thinkMs(tool) } : {};
   if (tool === 'update_plan') {
     return { toolCalls: [{ name: 'update_plan', arguments: { plan: [{ step: `step ${step}`, status: 'in_progress' }] } }] };
   }
-  return { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'true' } }], ...delay };
+  return { toolCalls: [{ name: 'exec_command', arguments: { cmd: 'true' } }], ...thinking(tool) };
 }
 
 interface SessionRun extends ProcessRun {
@@ -39,7 +40,7 @@ interface SessionRun extends ProcessRun {
 async function runSession(env: BenchEnv, mock: MockProvider, steps: number, tool: StepTool): Promise<SessionRun> {
   const home = env.mockHome(mock.url);
   const before = mock.requests.length;
-  mock.enqueue(...Array.from({ length: steps }, (_, i) => toolTurn(tool, i + 1)), { text: 'done', ...(thinkMs(tool) ? { delayMs: thinkMs(tool) } : {}) });
+  mock.enqueue(...Array.from({ length: steps }, (_, i) => toolTurn(tool, i + 1)), { text: 'done', ...thinking(tool) });
   const run = await timeProcess(
     [process.execPath, env.rigBin, 'exec', '--sandbox', sandboxed(tool) ? 'workspace-write' : 'danger-full-access', '--color', 'never', `take ${steps} steps`],
     { cwd: env.repo, env: env.childEnv(home) },
