@@ -20,6 +20,7 @@
 // `idleAfterEvents: n` (silence after n events), `malformedJson` (an unparseable event first),
 // `streamError` (response.failed / Anthropic error event / error chunk), `onlyDone`,
 // `garbageEvents: n`, `json200`, `noHeaders`, `closeBeforeHeaders`, `outputLimit` (see script.ts).
+// Timing: `delayMs` before the answer, `eventDelayMs` between its events.
 // GET /v1/models answers a model list (a reachability check spends no tokens there). With no turn
 // left the mock answers HTTP 400 "mock provider has no scripted turn left (request #n)".
 import http from 'node:http';
@@ -160,14 +161,29 @@ export async function startMockProvider(options: { port?: number } = {}): Promis
       ...turn.headers,
     });
     const limit = turn.cutAfterEvents ?? turn.idleAfterEvents;
-    for (const frame of limit === undefined ? frames : frames.slice(0, limit)) res.write(frame);
-    if (turn.cutAfterEvents !== undefined) {
-      // Let the written events reach the client, then drop the connection mid-stream.
-      res.socket?.end(() => res.socket?.destroy());
+    const sent = limit === undefined ? frames : frames.slice(0, limit);
+    const finish = (): void => {
+      if (turn.cutAfterEvents !== undefined) {
+        // Let the written events reach the client, then drop the connection mid-stream.
+        res.socket?.end(() => res.socket?.destroy());
+        return;
+      }
+      if (turn.idleAfterEvents !== undefined) return; // stays open until the client gives up or close()
+      res.end();
+    };
+    if (!turn.eventDelayMs) {
+      for (const frame of sent) res.write(frame);
+      finish();
       return;
     }
-    if (turn.idleAfterEvents !== undefined) return; // stays open until the client gives up or close()
-    res.end();
+    const delay = turn.eventDelayMs;
+    const writeFrom = (i: number): void => {
+      if (res.destroyed) return;
+      if (i === sent.length) return finish();
+      res.write(sent[i]!);
+      setTimeout(() => writeFrom(i + 1), delay);
+    };
+    writeFrom(0);
   }
 
   await new Promise<void>((resolve, reject) => {

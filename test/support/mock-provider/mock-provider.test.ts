@@ -66,6 +66,26 @@ describe('mock provider', () => {
     expect(fastMs).toBeLessThan(slowMs);
   });
 
+  it('spaces the events of a turn with eventDelayMs, as a model producing tokens', async () => {
+    mock.enqueue({ text: 'abcdefgh', deltaSize: 4, eventDelayMs: 40 });
+    const response = await post('/chat/completions', { model: 'm', stream: true });
+    const reader = response.body!.getReader();
+    const arrivals: { at: number; text: string }[] = [];
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      arrivals.push({ at: performance.now(), text: decoder.decode(value) });
+    }
+    const body = arrivals.map((a) => a.text).join('');
+    expect(body).toContain('"content":"abcd"');
+    expect(body).toContain('"content":"efgh"');
+    const deltas = arrivals.filter((a) => /"content":"(abcd|efgh)"/.test(a.text));
+    // Each delta came in a read of its own, the second at least one delay after the first.
+    expect(deltas).toHaveLength(2);
+    expect(deltas[1]!.at - deltas[0]!.at).toBeGreaterThanOrEqual(35);
+  });
+
   it('records requests and says clearly when the script ran out', async () => {
     const before = mock.requests.length;
     const response = await post('/responses?x=1', { model: 'm', input: [] });

@@ -81,6 +81,8 @@ export interface MockTurn {
   json200?: unknown;
   /** Wait this long before answering: a model's time to first token (the bench's sessions with a think time). */
   delayMs?: number;
+  /** Wait this long between the stream's events, as a model producing its tokens one by one. */
+  eventDelayMs?: number;
   /** Accept the request and never send response headers. */
   noHeaders?: boolean;
   /** Read the request, then close the connection without a response. */
