@@ -31,6 +31,8 @@ export interface StepHooks {
   callTool?(call: ToolCall, run: (call: ToolCall, gate?: ToolCallGate) => Promise<ToolResult>): Promise<ToolResult>;
   /** The stream's first event arrived: the request is sent and the model is answering. */
   answerStarted?(): void;
+  /** A call of a tool that runs commands (ToolSpec.runsCommands) started streaming; its arguments are still coming. */
+  commandCallStarted?(): void;
 }
 
 export interface StepOutcome {
@@ -106,6 +108,9 @@ export async function runStep(
         }
         break;
       }
+      case 'tool_call_started':
+        if (tools.get(event.name)?.runsCommands) hooks.commandCallStarted?.();
+        break;
       case 'retry':
         // The stream is being re-requested: forget what this attempt produced.
         outputs = [];

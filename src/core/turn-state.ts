@@ -67,6 +67,7 @@ export class TurnState {
         });
       },
       ...(this.extension.callTool ? { callTool: this.extension.callTool } : {}),
+      commandCallStarted: () => this.services.checkpoint?.prepareForCommands?.(),
       toolContext: (gate?: ToolCallGate): ToolContext => {
         const caps = this.currentCaps();
         return {

@@ -201,6 +201,11 @@ export interface ToolSpec {
   /** Extra per-tool fields sent with the definition (a harness profile's `extras`). */
   extras?: Record<string, unknown>;
   /**
+   * Its calls run shell commands (caps.exec). Once such a call starts streaming, the turn gets
+   * ready for commands (TurnCheckpointing.prepareForCommands) while the model writes the arguments.
+   */
+  runsCommands?: boolean;
+  /**
    * Function tools receive the parsed JSON arguments; custom tools receive the raw input string.
    * Validation errors are returned as failed results, never thrown.
    */
@@ -246,6 +251,11 @@ export interface TurnServices {
 export interface TurnCheckpointing {
   /** Before a shell command runs: opens a window over the workspace. */
   beginCommand(): Promise<CommandCheckpoint>;
+  /**
+   * A call that will run a command has started streaming: open what beginCommand needs now (the
+   * workspace tracker, a scan of every file on its first use in a thread), not when the command is ready to run.
+   */
+  prepareForCommands?(): void;
   /** The files an in-process change set wrote, as they were before and after. */
   recordFiles(changes: FileChange[]): void;
 }

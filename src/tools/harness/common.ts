@@ -191,6 +191,8 @@ export interface SpecDefaults {
   description: string;
   parameters: JsonSchema;
   parallelSafe: boolean;
+  /** ToolSpec.runsCommands. */
+  runsCommands?: boolean;
 }
 
 /** A function ToolSpec with the profile's name, description and schema over the handler's defaults. */
@@ -205,6 +207,7 @@ export function functionSpec(
     kind: 'function',
     parameters: tool.parameters ?? defaults.parameters,
     parallelSafe: defaults.parallelSafe,
+    ...(defaults.runsCommands ? { runsCommands: true } : {}),
     handle: async (args, ctx) => {
       try {
         return await handle(asArgs(args), ctx);

@@ -52,7 +52,7 @@ export function createGitTool(tool: ResolvedTool): ToolSpec {
   }
   return functionSpec(
     tool,
-    { description: `git ${String(subcommand)}`, parameters: { type: 'object', properties: {} }, parallelSafe: true },
+    { description: `git ${String(subcommand)}`, parameters: { type: 'object', properties: {} }, parallelSafe: true, runsCommands: true },
     async (args, ctx) => {
       const argv = gitArgv(subcommand as Subcommand, args);
       if (typeof argv === 'string') return fail(argv);

@@ -221,6 +221,7 @@ export function createBashTool(tool: ResolvedTool): ToolSpec {
       description: 'Run a shell command.',
       parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
       parallelSafe: false,
+      runsCommands: true,
     },
     async (args: Args, ctx: ToolContext) => {
       const command = stringArg(args, 'command');

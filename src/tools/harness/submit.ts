@@ -39,7 +39,7 @@ export function createSubmitTool(tool: ResolvedTool): ToolSpec {
   const reviews = tool.options['review'] === false ? 0 : 1;
   return functionSpec(
     tool,
-    { description: 'Submit the changes.', parameters: { type: 'object' }, parallelSafe: false },
+    { description: 'Submit the changes.', parameters: { type: 'object' }, parallelSafe: false, runsCommands: true },
     async (_args, ctx) => {
       let diff: string;
       try {

@@ -127,6 +127,7 @@ export function createTmuxTool(tool: ResolvedTool): ToolSpec {
         required: ['commands'],
       },
       parallelSafe: false,
+      runsCommands: true,
     },
     async (args, ctx: ToolContext) => {
       const commands = parseCommands(args['commands']);

@@ -136,6 +136,7 @@ export function createDeepseekStartTool(tool: ResolvedTool): ToolSpec {
       description: 'Start a long-running shell command in the background and return a shell task_id immediately.',
       parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
       parallelSafe: false,
+      runsCommands: true,
     },
     async (args, ctx) => {
       const command = stringArg(args, 'command');

@@ -97,6 +97,7 @@ export function createShellSessionTool(tool: ResolvedTool): ToolSpec {
       description: 'Run a command in a persistent bash session.',
       parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
       parallelSafe: false,
+      runsCommands: true,
     },
     async (args, ctx) => {
       const command = (stringArg(args, 'command') ?? '').trim();

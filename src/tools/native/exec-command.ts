@@ -41,6 +41,7 @@ export function execCommandTool(): ToolSpec {
     kind: 'function',
     parameters: nativeParameters('exec_command'),
     parallelSafe: false,
+    runsCommands: true,
     async handle(raw, ctx) {
       const args = raw as ExecCommandArgs;
       const cwd = resolveWorkdir(ctx.cwd, args.workdir);

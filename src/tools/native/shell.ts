@@ -35,6 +35,7 @@ export function shellTool(): ToolSpec {
     kind: 'function',
     parameters: nativeParameters('shell'),
     parallelSafe: false,
+    runsCommands: true,
     async handle(raw, ctx) {
       const args = raw as ShellArgs;
       if (args.command.length === 0) return failure('invalid arguments for shell: field "command" must not be empty');
@@ -61,6 +62,7 @@ export function shellCommandTool(): ToolSpec {
     kind: 'function',
     parameters: nativeParameters('shell_command'),
     parallelSafe: false,
+    runsCommands: true,
     async handle(raw, ctx) {
       const args = raw as ShellCommandArgs;
       const cwd = resolveWorkdir(ctx.cwd, args.workdir);
