@@ -10,9 +10,9 @@ import { ThreadCheckpoints } from '../src/core/checkpointing.js';
 import { median } from './measure.js';
 import type { Metric } from './report.js';
 
-const FILES = 10_000;
+export const FILES = 10_000;
 
-function buildRepo(root: string): string[] {
+export function buildRepo(root: string): string[] {
   const files: string[] = [];
   for (let i = 0; i < FILES; i++) {
     const dir = join(root, `pkg${Math.floor(i / 500)}`, `mod${Math.floor(i / 25)}`);

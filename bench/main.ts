@@ -17,6 +17,7 @@ import { cleanupMeasure, HAVE_GNU_TIME } from './measure.js';
 import { benchAppServer } from './app-server.js';
 import { benchCheckpoints } from './checkpoints.js';
 import { benchTurnCheckpoints } from './checkpoints-turn.js';
+import { benchFirstCommandInLargeRepo } from './checkpoints-first-command.js';
 import { benchClassify } from './classify.js';
 import { benchPatch } from './patch.js';
 import { benchSearch } from './search.js';
@@ -214,6 +215,7 @@ async function main(): Promise<number> {
       log('checkpoints: cost per turn touching 5 files of a 10,000-file repository...');
       metrics.push(...(await benchCheckpoints(Math.max(options.runs, 15))));
       metrics.push(...(await benchTurnCheckpoints(Math.max(options.runs, 15))));
+      metrics.push(...(await benchFirstCommandInLargeRepo(env, options.runs)));
     }
     if (options.only.has('sandbox')) {
       log('sandbox: overhead of a sandboxed command, policy walk of a 10k-file tree...');
