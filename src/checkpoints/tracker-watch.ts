@@ -108,6 +108,21 @@ export class FolderWatches {
     return this.watchers.has(dir);
   }
 
+  /**
+   * While the tracker opens, one folder more as the scan lists it. Throws where it cannot be
+   * watched, with every watch released and no stop reason, as start does: the tracker then scans
+   * from the beginning, which is not a fallback to tell anyone about.
+   */
+  extend(dir: string): void {
+    if (!this.watching || this.watchers.has(dir)) return;
+    try {
+      this.watchDir(dir, false);
+    } catch (error) {
+      this.stop();
+      throw error;
+    }
+  }
+
   /** Adds watches for folders that appeared; on failure every watch stops (the owner scans). */
   add(dirs: Iterable<string>): void {
     if (!this.watching) return;

@@ -35,6 +35,8 @@ const MAX_WATCHED_CHANGES = 4096;
  */
 const REWATCH_AFTER_MS = 30_000;
 const MAX_REWATCH_AFTER_MS = 10 * 60_000;
+/** The opening scan's longest stretch without a turn of the event loop. */
+const SCAN_SLICE_MS = 8;
 
 export interface TrackerOptions {
   /** Absolute folders whose files are tracked (the writable roots; never / or /tmp). */
@@ -58,6 +60,8 @@ export interface TrackerOptions {
   floodEventsPerSecond?: number;
   /** The clock of the re-watch wait (default performance.now; tests give their own). */
   now?: () => number;
+  /** The opening scan gives the event loop a turn after this long (default 8 ms; 0: after every file). */
+  scanSliceMs?: number;
 }
 
 export interface CommandWindow {
@@ -98,12 +102,33 @@ export class WorkspaceTracker {
     this.rewatchAfterMs = options.rewatchAfterMs ?? REWATCH_AFTER_MS;
   }
 
-  /** Scans the roots (the one full read of their files) and starts watching. */
+  /**
+   * Scans the roots (the one full read of their files) and watches them. The scan gives the event
+   * loop a turn every `scanSliceMs` (a 10,000-file workspace takes ~120-130 ms, a monorepo
+   * seconds), so what else the thread does goes on meanwhile: the model's stream, another call's
+   * edit, the TUI. Each folder is watched as soon as it has been listed, before its files are
+   * read, so a file changed while the scan goes on is reported by its folder's watch (or read
+   * afterwards) and the next beginCommand settles it into the baseline.
+   */
   static async open(options: TrackerOptions): Promise<WorkspaceTracker> {
     const tracker = new WorkspaceTracker(options);
     tracker.baseline.clear();
-    for (const root of tracker.roots) tracker.scanInto(root, (file, st) => tracker.baseline.put(file, tracker.baseline.read(file, st)));
-    if ((options.mode ?? 'auto') !== 'scan') tracker.startWatching(options.mode === 'watch');
+    const required = options.mode === 'watch';
+    if ((options.mode ?? 'auto') !== 'scan') tracker.startWatching(required, []);
+    const sliceMs = options.scanSliceMs ?? SCAN_SLICE_MS;
+    let sliceStart = performance.now();
+    for (const root of tracker.roots) {
+      for (const step of tracker.walk(root)) {
+        if (typeof step === 'string') {
+          tracker.extendWatches(step, required);
+          continue;
+        }
+        tracker.baseline.put(step[0], tracker.baseline.read(step[0], step[1]));
+        if (performance.now() - sliceStart < sliceMs) continue;
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
     return tracker;
   }
 
@@ -286,6 +311,14 @@ export class WorkspaceTracker {
 
   /** Walks `top` (ignore rules applied), calling `onFile` for files and symlinks. */
   private scanInto(top: string, onFile: (file: string, st: fs.BigIntStats) => void, onDir?: (dir: string) => void): void {
+    for (const step of this.walk(top)) {
+      if (typeof step === 'string') onDir?.(step);
+      else onFile(step[0], step[1]);
+    }
+  }
+
+  /** The walk under `top` (ignore rules applied): each folder once listed, then its files and symlinks. */
+  private *walk(top: string): Generator<string | [string, fs.BigIntStats]> {
     const stack = [top];
     while (stack.length > 0) {
       const dir = stack.pop()!;
@@ -296,7 +329,7 @@ export class WorkspaceTracker {
         continue;
       }
       this.dirs.add(dir);
-      onDir?.(dir);
+      yield dir;
       for (const entry of entries) {
         const full = dir + path.sep + entry.name;
         if (entry.isDirectory()) {
@@ -304,7 +337,7 @@ export class WorkspaceTracker {
         } else if (entry.isFile() || entry.isSymbolicLink()) {
           if (isIgnored(this.ignore, full, false)) continue;
           const st = fs.lstatSync(full, { bigint: true, throwIfNoEntry: false });
-          if (st) onFile(full, st);
+          if (st) yield [full, st];
         }
       }
     }
@@ -312,9 +345,18 @@ export class WorkspaceTracker {
 
   // ---- watching ----
 
-  private startWatching(required: boolean): void {
+  private startWatching(required: boolean, dirs: Iterable<string>): void {
     try {
-      this.watches.start(this.dirs);
+      this.watches.start(dirs);
+    } catch (error) {
+      if (required) throw new Error(`cannot watch the workspace for shell writes: ${(error as Error).message}`);
+    }
+  }
+
+  /** Opening: watches one more listed folder; where it cannot be, the tracker scans instead (or throws, when watching is required). */
+  private extendWatches(dir: string, required: boolean): void {
+    try {
+      this.watches.extend(dir);
     } catch (error) {
       if (required) throw new Error(`cannot watch the workspace for shell writes: ${(error as Error).message}`);
     }
