@@ -5,12 +5,12 @@
 // model is remote), the same scripted call in a 10,000-file repository and in a one-file one,
 // interleaved: the difference is what the repository's size still costs the first command.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startMockProvider, type MockTurn } from '../test/support/mock-provider/index.js';
-import { buildRepo, FILES } from './checkpoints-turn.js';
+import { buildRepo, FILES } from './checkpoints.js';
 import { median } from './measure.js';
 import type { Metric } from './report.js';
 import type { BenchEnv } from './workspace.js';
@@ -25,7 +25,7 @@ export async function benchFirstCommandInLargeRepo(env: BenchEnv, runs: number):
     const large = join(root, 'large');
     buildRepo(large);
     const small = join(root, 'small');
-    execFileSync('mkdir', ['-p', small]);
+    mkdirSync(small);
     writeFileSync(join(small, 'README.md'), '# one file\n');
     for (const repo of [large, small]) execFileSync('git', ['init', '-q', repo]);
     const run = async (cwd: string): Promise<number> => {

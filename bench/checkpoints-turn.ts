@@ -3,26 +3,13 @@
 // by an edit tool's change set and three by one shell command. The figure is the turn's own
 // accounting (TurnCheckpointStats.costMs: windows around the command, change sets, the final
 // write), which leaves out the command's run and the tracker's one-off opening (reported apart).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThreadCheckpoints } from '../src/core/checkpointing.js';
+import { buildRepo, FILES } from './checkpoints.js';
 import { median } from './measure.js';
 import type { Metric } from './report.js';
-
-export const FILES = 10_000;
-
-export function buildRepo(root: string): string[] {
-  const files: string[] = [];
-  for (let i = 0; i < FILES; i++) {
-    const dir = join(root, `pkg${Math.floor(i / 500)}`, `mod${Math.floor(i / 25)}`);
-    if (i % 25 === 0) mkdirSync(dir, { recursive: true });
-    const file = join(dir, `file${i}.ts`);
-    writeFileSync(file, `export const value${i} = ${i};\n`.repeat(1 + (i % 40)));
-    files.push(file);
-  }
-  return files;
-}
 
 export async function benchTurnCheckpoints(runs: number): Promise<Metric[]> {
   const root = mkdtempSync(join(tmpdir(), 'rig-bench-turn-ckpt-'));

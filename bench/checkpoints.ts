@@ -6,15 +6,16 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { CheckpointStore, WorkspaceTracker } from '../src/checkpoints/index.js';
 import { median } from './measure.js';
 import type { Metric } from './report.js';
 
-const FILES = 10_000;
+export const FILES = 10_000;
 const PER_DIR = 25;
 
-function buildRepo(root: string): string[] {
+/** The bench's repository: FILES files of 1-40 lines, 25 a folder, 500 a package. */
+export function buildRepo(root: string): string[] {
   const files: string[] = [];
   for (let i = 0; i < FILES; i++) {
     const dir = join(root, `pkg${Math.floor(i / 500)}`, `mod${Math.floor(i / PER_DIR)}`);
@@ -34,22 +35,16 @@ interface Measured {
   perTurnMs: number;
 }
 
-/** `work`'s result and the longest stretch without a turn of the event loop while it ran. */
+/** `work`'s result and the longest the event loop waited for a turn while it ran. */
 async function withLongestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = performance.now();
-  let longest = 0;
-  let running = true;
-  const turn = (): void => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    if (running) setImmediate(turn);
-  };
-  setImmediate(turn);
-  const value = await work();
-  running = false;
-  longest = Math.max(longest, performance.now() - last);
-  return { value, stallMs: longest };
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  try {
+    const value = await work();
+    return { value, stallMs: delay.max / 1e6 };
+  } finally {
+    delay.disable();
+  }
 }
 
 async function measure(repo: string, files: string[], storeDir: string, runs: number, mode: 'auto' | 'scan'): Promise<Measured> {
