@@ -114,13 +114,13 @@ export class WorkspaceTracker {
     const tracker = new WorkspaceTracker(options);
     tracker.baseline.clear();
     const required = options.mode === 'watch';
-    if ((options.mode ?? 'auto') !== 'scan') tracker.startWatching(required, []);
+    if ((options.mode ?? 'auto') !== 'scan') tracker.watchOrScan(required, () => tracker.watches.start([]));
     const sliceMs = options.scanSliceMs ?? SCAN_SLICE_MS;
     let sliceStart = performance.now();
     for (const root of tracker.roots) {
       for (const step of tracker.walk(root)) {
         if (typeof step === 'string') {
-          tracker.extendWatches(step, required);
+          tracker.watchOrScan(required, () => tracker.watches.extend(step));
           continue;
         }
         tracker.baseline.put(step[0], tracker.baseline.read(step[0], step[1]));
@@ -345,18 +345,10 @@ export class WorkspaceTracker {
 
   // ---- watching ----
 
-  private startWatching(required: boolean, dirs: Iterable<string>): void {
+  /** Runs a step of starting the watches; where watching is not possible the tracker scans instead, or throws when watching is required. */
+  private watchOrScan(required: boolean, step: () => void): void {
     try {
-      this.watches.start(dirs);
-    } catch (error) {
-      if (required) throw new Error(`cannot watch the workspace for shell writes: ${(error as Error).message}`);
-    }
-  }
-
-  /** Opening: watches one more listed folder; where it cannot be, the tracker scans instead (or throws, when watching is required). */
-  private extendWatches(dir: string, required: boolean): void {
-    try {
-      this.watches.extend(dir);
+      step();
     } catch (error) {
       if (required) throw new Error(`cannot watch the workspace for shell writes: ${(error as Error).message}`);
     }
